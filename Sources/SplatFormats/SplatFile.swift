@@ -1,0 +1,93 @@
+import Foundation
+import SplatCore
+
+/// The library's front door for reading scenes: detects the format from the bytes, reads the
+/// header or decodes the whole scene with the given limits, and applies the non-finite rule.
+/// Values stay in the file's own frame; use `FrameDecision` to convert.
+public enum SplatFile {
+    /// Reads only what the header says (count, degree, model, frame facts), without decoding the
+    /// body where the format allows. `path` may be `-` (standard input), a `meta.json` or a SOG
+    /// folder. `format` overrides detection (needed for `.splat` on standard input).
+    public static func readHeader(path: String, format: SplatFormat? = nil,
+                                  limits: DecodeLimits = DecodeLimits()) throws(SplatError) -> SceneHeader {
+        if let meta = sogMetaPath(path) {
+            return try SOGDecoder.readHeader(.directory(metaPath: meta), limits: limits)
+        }
+        let input = try InputBytes(path: path)
+        return try readHeader(input, format: format, limits: limits)
+    }
+
+    /// Decodes the whole scene at `path` (see `readHeader(path:)` for the accepted paths).
+    public static func decode(path: String, format: SplatFormat? = nil,
+                              limits: DecodeLimits = DecodeLimits()) throws(SplatError) -> DecodedScene {
+        if let meta = sogMetaPath(path) {
+            return try finish(SOGDecoder.decode(.directory(metaPath: meta), limits: limits), limits: limits, name: path)
+        }
+        let input = try InputBytes(path: path)
+        return try decode(input, format: format, limits: limits)
+    }
+
+    /// Reads the header of bytes already in memory.
+    public static func readHeader(_ input: InputBytes, format: SplatFormat? = nil,
+                                  limits: DecodeLimits = DecodeLimits()) throws(SplatError) -> SceneHeader {
+        let (fmt, warnings) = try detect(input, format: format)
+        let bytes = input.bytes, file = input.name
+        var header: SceneHeader
+        switch fmt {
+        case .spz: header = try SPZDecoder.readHeader(bytes, file: file, limits: limits)
+        case .ply: header = try PLYDecoder.readHeader(bytes, file: file, limits: limits)
+        case .compressedPLY: header = try CompressedPLYDecoder.readHeader(bytes, file: file, limits: limits)
+        case .splat: header = try DotSplatDecoder.readHeader(bytes, file: file, limits: limits)
+        case .sog: header = try SOGDecoder.readHeader(.bundle(bytes, name: file), limits: limits)
+        }
+        header.warnings = warnings + header.warnings
+        return header
+    }
+
+    /// Decodes bytes already in memory.
+    public static func decode(_ input: InputBytes, format: SplatFormat? = nil,
+                              limits: DecodeLimits = DecodeLimits()) throws(SplatError) -> DecodedScene {
+        let (fmt, warnings) = try detect(input, format: format)
+        let bytes = input.bytes, file = input.name
+        var decoded: DecodedScene
+        switch fmt {
+        case .spz: decoded = try SPZDecoder.decode(bytes, file: file, limits: limits)
+        case .ply: decoded = try PLYDecoder.decode(bytes, file: file, limits: limits)
+        case .compressedPLY: decoded = try CompressedPLYDecoder.decode(bytes, file: file, limits: limits)
+        case .splat: decoded = try DotSplatDecoder.decode(bytes, file: file, limits: limits)
+        case .sog: decoded = try SOGDecoder.decode(.bundle(bytes, name: file), limits: limits)
+        }
+        if !warnings.isEmpty {
+            decoded.scene.warnings = warnings + decoded.scene.warnings
+            var header = decoded.header
+            header.warnings = warnings + header.warnings
+            decoded = DecodedScene(scene: decoded.scene, header: header)
+        }
+        return try finish(decoded, limits: limits, name: file)
+    }
+
+    private static func finish(_ decoded: DecodedScene, limits: DecodeLimits, name: String) throws(SplatError) -> DecodedScene {
+        try NonFiniteFilter.apply(to: decoded.scene, strict: limits.strict, file: name)
+        return decoded
+    }
+
+    private static func detect(_ input: InputBytes, format: SplatFormat?) throws(SplatError) -> (SplatFormat, [String]) {
+        if let format { return (format, []) }
+        let prefix = UnsafeRawBufferPointer(rebasing: input.bytes[0..<min(input.bytes.count, 4096)])
+        let r = try FormatSniffer.detect(prefix: prefix, name: input.name)
+        return (r.format, r.warnings)
+    }
+
+    /// The `meta.json` path when `path` names an unbundled SOG (the file itself or its folder).
+    static func sogMetaPath(_ path: String) -> String? {
+        guard path != "-" else { return nil }
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
+            let meta = (path as NSString).appendingPathComponent("meta.json")
+            return FileManager.default.fileExists(atPath: meta) ? meta : nil
+        }
+        let lower = path.lowercased()
+        if lower.hasSuffix("meta.json") && !lower.hasSuffix("lod-meta.json") { return path }
+        return nil
+    }
+}
