@@ -1,0 +1,113 @@
+import CWebP
+import SplatCore
+
+/// Writes a looping animated WebP from equal-size frames through libwebp's animation encoder
+/// (`WebPAnimEncoder`, libwebpmux). The encoder stores each frame as the smallest changed
+/// rectangle and chooses blending and disposal itself; decoding always rebuilds the full frames.
+/// One frame alone may come out as a still WebP if that is smaller (libwebp's choice); readers
+/// see it as a single-frame animation.
+public enum AnimatedWebPWriter {
+    /// How frames are compressed, timed and repeated.
+    public struct Options: Sendable, Equatable {
+        public enum Compression: Sendable, Equatable {
+            /// Exact pixels (RGB under fully transparent alpha too).
+            case lossless
+            /// VP8 with the given quality, 0 (smallest) … 100 (best); alpha stays lossless.
+            case lossy(quality: Double)
+        }
+
+        public var compression: Compression
+        /// How long each frame shows, 1 … 16 777 215 ms (the format's 24-bit field).
+        public var frameDurationMs: Int
+        /// How many times the animation plays; 0 = forever. At most 65 535.
+        public var loopCount: Int
+        /// libwebp's `method`: 0 (fastest) … 6 (smallest output).
+        public var effort: Int
+
+        public init(compression: Compression = .lossless, frameDurationMs: Int = 100, loopCount: Int = 0, effort: Int = 4) {
+            self.compression = compression
+            self.frameDurationMs = frameDurationMs
+            self.loopCount = loopCount
+            self.effort = effort
+        }
+    }
+
+    /// The bytes of an animated WebP showing `frames` in order. All frames must have the same
+    /// width and height; RGB and RGBA frames may be mixed (RGB counts as opaque).
+    public static func encode(frames: [ImageBuffer], options: Options = Options()) throws(SplatError) -> [UInt8] {
+        let (width, height) = try validate(frames: frames, options: options)
+
+        var animOptions = WebPAnimEncoderOptions()
+        guard WebPAnimEncoderOptionsInit(&animOptions) != 0 else {
+            throw SplatError(.io, "libwebpmux rejected its own ABI version (mismatched headers and library)")
+        }
+        animOptions.anim_params.loop_count = Int32(options.loopCount)
+        guard let encoder = WebPAnimEncoderNew(Int32(width), Int32(height), &animOptions) else {
+            throw SplatError(.io, "cannot create the WebP animation encoder (out of memory or bad canvas \(width)×\(height))")
+        }
+        defer { WebPAnimEncoderDelete(encoder) }
+
+        var config = try WebPStillConfig.make(compression: options.compression, effort: options.effort)
+
+        for (index, frame) in frames.enumerated() {
+            var picture = try WebPStillConfig.picture(from: frame, argb: options.compression == .lossless)
+            defer { WebPPictureFree(&picture) }
+            guard WebPAnimEncoderAdd(encoder, &picture, Int32(index * options.frameDurationMs), &config) != 0 else {
+                throw SplatError(.io, "WebP animation encoder failed on frame \(index): \(encoderError(encoder))")
+            }
+        }
+        // A final empty add sets the last frame's end time, hence its duration.
+        guard WebPAnimEncoderAdd(encoder, nil, Int32(frames.count * options.frameDurationMs), nil) != 0 else {
+            throw SplatError(.io, "WebP animation encoder failed to close the animation: \(encoderError(encoder))")
+        }
+        var data = WebPData()
+        guard WebPAnimEncoderAssemble(encoder, &data) != 0, let bytes = data.bytes else {
+            WebPDataClear(&data)
+            throw SplatError(.io, "WebP animation encoder failed to assemble the file: \(encoderError(encoder))")
+        }
+        defer { WebPDataClear(&data) }
+        return Array(UnsafeBufferPointer(start: bytes, count: data.size))
+    }
+
+    /// Encodes `frames` and writes the animation to `path` atomically (temporary file + rename).
+    public static func write(frames: [ImageBuffer], options: Options = Options(), to path: String) throws(SplatError) {
+        let bytes: [UInt8]
+        do {
+            bytes = try encode(frames: frames, options: options)
+        } catch {
+            throw error.inFile(path)
+        }
+        try AtomicFileWriter.write(bytes, to: path)
+    }
+
+    /// Checks frames and options before libwebp sees them; returns the canvas size.
+    static func validate(frames: [ImageBuffer], options: Options) throws(SplatError) -> (Int, Int) {
+        guard let first = frames.first else {
+            throw SplatError(.invalidArgument, "an animation needs at least one frame")
+        }
+        let width = first.width, height = first.height
+        _ = try ImageLimits.checkedByteCount(width: width, height: height, channels: 4, what: "animation frame")
+        guard width <= ImageLimits.maxWebPSide, height <= ImageLimits.maxWebPSide else {
+            throw SplatError(.tooLarge, "animation frame is \(width)×\(height); WebP allows at most \(ImageLimits.maxWebPSide) pixels per side")
+        }
+        for (index, frame) in frames.enumerated() where frame.width != width || frame.height != height {
+            throw SplatError(.invalidArgument, "frame \(index) is \(frame.width)×\(frame.height), expected \(width)×\(height) like frame 0")
+        }
+        guard (1...0xFF_FFFF).contains(options.frameDurationMs) else {
+            throw SplatError(.invalidArgument, "frame duration \(options.frameDurationMs) ms is outside 1…16777215", field: "frameDurationMs")
+        }
+        guard let total = CheckedSize.mul(frames.count, options.frameDurationMs), total <= Int(Int32.max) else {
+            throw SplatError(.invalidArgument, "\(frames.count) frames of \(options.frameDurationMs) ms overflow WebP's timestamps", field: "frameDurationMs")
+        }
+        guard (0...65535).contains(options.loopCount) else {
+            throw SplatError(.invalidArgument, "loop count \(options.loopCount) is outside 0…65535 (0 = forever)", field: "loopCount")
+        }
+        return (width, height)
+    }
+
+    static func encoderError(_ encoder: OpaquePointer) -> String {
+        guard let message = WebPAnimEncoderGetError(encoder) else { return "unknown libwebp error" }
+        let text = String(cString: message)
+        return text.isEmpty ? "unknown libwebp error" : text
+    }
+}
