@@ -1,12 +1,211 @@
 import SplatCore
 
-/// Placeholder until the decoder lands: refuses every file with `unsupported`.
+/// Decodes SPZ v1–v4 (`formats.md` section 2) into a `SplatScene`, in the file's own frame.
+///
+/// The container is told by the bytes: "NGSP" is the v4 container (raw header, TOC, one zstd
+/// stream per attribute, inflated concurrently); gzip is the legacy container (v1–v3; version 4
+/// inside gzip is accepted with the v3 layout and a warning). Every declared size is checked
+/// against `DecodeLimits` before anything is inflated or allocated, and packed bytes are released
+/// as soon as they are dequantized, so the peak memory is close to the decoded scene plus the file.
 public enum SPZDecoder {
+    /// Splats per chunk of parallel dequantization; a fixed size keeps results independent of the
+    /// thread count.
+    static let splatsPerChunk = 1 << 16
+    /// Approximate bytes per piece when the SH stream is inflated and dequantized incrementally.
+    static let shChunkBytes = 1 << 20
+
+    /// Reads the header without decoding attributes: for v4 the 32-byte header, extension records
+    /// and TOC (all validated); for legacy files only the first 16 inflated bytes, so extension
+    /// records stored after the attributes are not reported here. Does not apply the decoded-size
+    /// ceiling (callers compare `declaredDecodedBytes` themselves).
     public static func readHeader(_ bytes: UnsafeRawBufferPointer, file: String?, limits: DecodeLimits) throws(SplatError) -> SceneHeader {
-        throw SplatError(.unsupported, "SPZDecoder is not implemented yet", file: file)
+        try parseHeader(bytes, file: file).sceneHeader()
     }
 
+    /// Decodes the whole file. Throws the first failure in file order; never returns a partly
+    /// filled scene.
     public static func decode(_ bytes: UnsafeRawBufferPointer, file: String?, limits: DecodeLimits) throws(SplatError) -> DecodedScene {
-        throw SplatError(.unsupported, "SPZDecoder is not implemented yet", file: file)
+        var header = try parseHeader(bytes, file: file)
+        let keptDegree = try limits.checkScene(count: header.count, fileDegree: header.shDegree, file: file)
+        guard let blocks = header.blocksSize(), let payload = CheckedSize.add(blocks, SPZHeader.legacyHeaderSize) else {
+            throw SplatError(.tooLarge, "\(header.count) splats overflow a 64-bit size", file: file, field: "numPoints")
+        }
+        try limits.checkIntermediate(bytes: payload, what: "packed SPZ payload", file: file)
+
+        let scene: SplatScene
+        switch header.container {
+        case .ngspZstd:
+            scene = try decodeStreams(bytes, header: header, keptDegree: keptDegree, file: file, limits: limits)
+        case .gzip:
+            scene = try decodeLegacy(bytes, header: &header, payloadSize: payload, keptDegree: keptDegree, file: file, limits: limits)
+        }
+        scene.model = header.antialiased ? .antialiased : .default
+        scene.declaredFrame = header.extensions.declaredFrame
+        scene.conventionalFrame = .rub
+        scene.cameraHints = header.extensions.cameraHints
+        scene.warnings += header.warnings
+        var sceneHeader = header.sceneHeader()
+        sceneHeader.warnings = scene.warnings
+        return DecodedScene(scene: scene, header: sceneHeader)
+    }
+
+    /// Detects the container and validates the header (and v4 TOC).
+    static func parseHeader(_ bytes: UnsafeRawBufferPointer, file: String?) throws(SplatError) -> SPZHeader {
+        if bytes.count >= 4, bytes.loadUnaligned(as: UInt32.self).littleEndian == SPZHeader.magic {
+            return try SPZHeader.parseV4(bytes, file: file)
+        }
+        if bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B {
+            let head = try GzipInflater.peek(bytes, count: SPZHeader.legacyHeaderSize, file: file)
+            return try SPZHeader.parseLegacy(head, file: file)
+        }
+        if bytes.isEmpty { throw SplatError(.empty, "the file is empty", file: file) }
+        throw SplatError(.badMagic, "neither NGSP nor gzip magic", file: file, offset: 0)
+    }
+
+    // MARK: - v4
+
+    private static func decodeStreams(_ bytes: UnsafeRawBufferPointer, header: SPZHeader, keptDegree: Int,
+                                      file: String?, limits: DecodeLimits) throws(SplatError) -> SplatScene {
+        let scene = SplatScene(count: header.count, shDegree: keptDegree)
+        // With every SH band dropped the SH stream is not inflated at all.
+        let streams = header.streams.filter { $0.attribute != .sh || keptDegree > 0 }
+        // Largest stream first: workers take tasks in order, so the long SH stream starts at once.
+        let order = streams.indices.sorted { streams[$0].uncompressedSize > streams[$1].uncompressedSize }
+        let failures = UnsafeMutableBufferPointer<SplatError?>.allocate(capacity: max(1, streams.count))
+        failures.initialize(repeating: nil)
+        let degenerate = UnsafeMutableBufferPointer<Int>.allocate(capacity: max(1, streams.count))
+        degenerate.initialize(repeating: 0)
+        defer { failures.deallocate(); degenerate.deallocate() }
+
+        Parallel.forEach(iterations: order.count) { task in
+            let index = order[task]
+            let stream = streams[index]
+            let source = UnsafeRawBufferPointer(rebasing: bytes[stream.compressedOffset..<stream.compressedOffset + stream.compressedSize])
+            do throws(SplatError) {
+                if stream.attribute == .sh {
+                    try inflateSH(source, size: stream.uncompressedSize, header: header, scene: scene, file: file, limits: limits)
+                } else {
+                    let packed = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, stream.uncompressedSize), alignment: 64)
+                    defer { packed.deallocate() }
+                    let exact = UnsafeMutableRawBufferPointer(rebasing: packed[0..<stream.uncompressedSize])
+                    try ZstdCodec.decompress(source, into: exact, stream: stream.attribute.name, file: file, limits: limits)
+                    degenerate[index] = dequantize(stream.attribute, UnsafeRawBufferPointer(exact), range: 0..<header.count,
+                                                   header: header, scene: scene)
+                }
+            } catch {
+                failures[index] = error
+            }
+        }
+        if let first = failures.lazy.compactMap({ $0 }).first { throw first }
+        appendDegenerateWarning(degenerate.reduce(0, +), to: scene)
+        return scene
+    }
+
+    /// Inflates the SH stream in pieces of whole splats and dequantizes each piece straight into
+    /// the scene, so the packed SH bytes are never held whole.
+    private static func inflateSH(_ source: UnsafeRawBufferPointer, size: Int, header: SPZHeader, scene: SplatScene,
+                                  file: String?, limits: DecodeLimits) throws(SplatError) {
+        let fileFloats = 3 * header.shCoefficients
+        let keptFloats = scene.shFloatsPerSplat
+        let shBase = scene.sh.baseAddress!
+        try ZstdCodec.decompressChunked(source, size: size, chunkSize: shChunkBytes, granule: fileFloats,
+                                        stream: "sh", file: file, limits: limits) { offset, chunk in
+            let first = offset / fileFloats
+            SPZDequantizer.sh(chunk.baseAddress!.assumingMemoryBound(to: UInt8.self), count: chunk.count / fileFloats,
+                              fileFloats: fileFloats, keptFloats: keptFloats, into: shBase + first * keptFloats)
+        }
+    }
+
+    // MARK: - legacy
+
+    private static func decodeLegacy(_ bytes: UnsafeRawBufferPointer, header: inout SPZHeader, payloadSize: Int, keptDegree: Int,
+                                     file: String?, limits: DecodeLimits) throws(SplatError) -> SplatScene {
+        let (buffer, inflated) = try GzipInflater.inflateMember(bytes, minimumSize: payloadSize, limits: limits, file: file)
+        let payload = buffer.bytes(inflated)
+
+        // What follows the attribute blocks: extension records, Spark's LoD tree, or junk.
+        if inflated > payloadSize {
+            let trailing = UnsafeRawBufferPointer(rebasing: payload[payloadSize..<inflated])
+            if header.hasExtensions {
+                header.extensions = SPZExtensions.parse(trailing)
+                header.warnings += header.extensions.warnings
+            } else if header.flags & 0x80 == 0 {
+                header.warnings.append("\(trailing.count) trailing bytes after attribute data ignored")
+            }
+        } else if header.hasExtensions {
+            header.warnings.append("extension flag set but no extension records follow the attributes")
+        }
+
+        // Block offsets in the payload, in file order.
+        var offsets: [SPZHeader.Attribute: Int] = [:]
+        var offset = SPZHeader.legacyHeaderSize
+        for attribute in SPZHeader.Attribute.allCases {
+            offsets[attribute] = offset
+            offset += header.blockSize(attribute) ?? 0
+        }
+        let scene = SplatScene(count: header.count, shDegree: keptDegree)
+        let chunks = (header.count + splatsPerChunk - 1) / splatsPerChunk
+        let degenerate = UnsafeMutableBufferPointer<Int>.allocate(capacity: chunks)
+        degenerate.initialize(repeating: 0)
+        defer { degenerate.deallocate() }
+        let attributes = SPZHeader.Attribute.allCases.filter { $0 != .sh || keptDegree > 0 }
+        let frozen = header
+        // Each chunk dequantizes all attributes of its splats and hands back the pages only it
+        // read, so the payload shrinks while the scene grows.
+        Parallel.forEachChunk(count: header.count, chunkSize: splatsPerChunk) { chunk, range in
+            for attribute in attributes {
+                let stride = frozen.stride(attribute)
+                let start = offsets[attribute]! + range.lowerBound * stride
+                let block = UnsafeRawBufferPointer(rebasing: payload[start..<start + range.count * stride])
+                degenerate[chunk] += dequantize(attribute, block, range: range, header: frozen, scene: scene)
+                buffer.release(start..<start + range.count * stride)
+            }
+        }
+        appendDegenerateWarning(degenerate.reduce(0, +), to: scene)
+        return scene
+    }
+
+    // MARK: - shared
+
+    /// Dequantizes one attribute for the splats in `range`; `block` holds exactly their bytes.
+    /// Returns the number of zero-length quaternions replaced by identity.
+    private static func dequantize(_ attribute: SPZHeader.Attribute, _ block: UnsafeRawBufferPointer, range: Range<Int>,
+                                   header: SPZHeader, scene: SplatScene) -> Int {
+        guard !range.isEmpty, let base = block.baseAddress else { return 0 }
+        let src = base.assumingMemoryBound(to: UInt8.self)
+        let n = range.count, i = range.lowerBound
+        func column(_ c: SplatScene.Column) -> UnsafeMutablePointer<Float> { scene.columnBase(c) + i }
+        switch attribute {
+        case .positions:
+            if header.usesHalfPositions {
+                SPZDequantizer.positionsHalf(src, count: n, x: column(.x), y: column(.y), z: column(.z))
+            } else {
+                SPZDequantizer.positions24(src, count: n, fractionalBits: header.fractionalBits,
+                                           x: column(.x), y: column(.y), z: column(.z))
+            }
+        case .alphas:
+            SPZDequantizer.alphas(src, count: n, into: column(.alpha))
+        case .colors:
+            SPZDequantizer.colors(src, count: n, r: column(.dcR), g: column(.dcG), b: column(.dcB))
+        case .scales:
+            SPZDequantizer.scales(src, count: n, x: column(.logScaleX), y: column(.logScaleY), z: column(.logScaleZ))
+        case .rotations:
+            let q = SPZDequantizer.RotationColumns(w: column(.rotW), x: column(.rotX), y: column(.rotY), z: column(.rotZ))
+            return header.usesSmallestThree
+                ? SPZDequantizer.rotationsSmallestThree(src, count: n, into: q)
+                : SPZDequantizer.rotationsFirstThree(src, count: n, into: q)
+        case .sh:
+            let fileFloats = header.stride(.sh), keptFloats = scene.shFloatsPerSplat
+            guard keptFloats > 0 else { return 0 }
+            SPZDequantizer.sh(src, count: n, fileFloats: fileFloats, keptFloats: keptFloats,
+                              into: scene.sh.baseAddress! + i * keptFloats)
+        }
+        return 0
+    }
+
+    private static func appendDegenerateWarning(_ count: Int, to scene: SplatScene) {
+        if count > 0 {
+            scene.warnings.append("\(count) zero-length quaternion(s) replaced by identity")
+        }
     }
 }

@@ -1,0 +1,54 @@
+import SplatCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Packed SPZ bytes in an anonymous memory mapping. Two properties matter for decoding large
+/// scenes: reserving capacity costs no memory until a page is written (so an inflater can be given
+/// a generous hard cap), and pages whose bytes have been dequantized can be handed back to the
+/// system while the rest is still in use, so the packed payload and the decoded scene are not both
+/// resident at full size.
+final class PageBuffer: @unchecked Sendable {
+    let base: UnsafeMutableRawPointer
+    /// Bytes addressable from `base`.
+    let capacity: Int
+    private let mappedBytes: Int
+    private static let pageSize = max(4096, Int(sysconf(Int32(_SC_PAGESIZE))))
+
+    /// Reserves `capacity` bytes (contents zero until written). Throws `too_large` when the
+    /// system refuses the mapping.
+    init(capacity: Int, file: String?) throws(SplatError) {
+        let page = Self.pageSize
+        guard let rounded = CheckedSize.add(max(1, capacity), page - 1) else {
+            throw SplatError(.tooLarge, "cannot reserve \(capacity) bytes", file: file)
+        }
+        let bytes = rounded / page * page
+        let map = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        guard let map, map != MAP_FAILED else {
+            throw SplatError(.tooLarge, "cannot reserve \(capacity) bytes: \(String(cString: strerror(errno)))", file: file)
+        }
+        base = map
+        self.capacity = capacity
+        mappedBytes = bytes
+    }
+
+    deinit { munmap(base, mappedBytes) }
+
+    /// The first `count` bytes.
+    func bytes(_ count: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: base, count: min(count, capacity))
+    }
+
+    /// Returns the whole pages inside `range` to the system; they read as zero afterwards. Pages
+    /// only partly inside the range are kept, so a caller may release the bytes it alone reads
+    /// while other threads still read their neighbours.
+    func release(_ range: Range<Int>) {
+        let page = Self.pageSize
+        let start = (range.lowerBound + page - 1) / page * page
+        let end = min(range.upperBound, capacity) / page * page
+        guard end > start else { return }
+        _ = madvise(base + start, end - start, MADV_DONTNEED)
+    }
+}

@@ -1,0 +1,156 @@
+import CZstd
+import SplatCore
+
+/// One SPZ v4 stream through libzstd: exact-size decompression (whole or in chunks) and
+/// compression. Every decompression is capped twice: the output buffer has exactly the size the
+/// TOC promised, so a lying frame cannot write more, and the window log is capped
+/// (`DecodeLimits.maxZstdWindowLog`), so a crafted frame cannot make the streaming decoder
+/// allocate a huge window.
+enum ZstdCodec {
+    /// Sum of the content sizes the frames of `src` declare; nil when a frame does not declare
+    /// one (legal zstd: the size is then checked after decompressing). Throws `corrupt` on a
+    /// malformed frame header.
+    static func declaredContentSize(_ src: UnsafeRawBufferPointer, stream: String, file: String?) throws(SplatError) -> Int? {
+        guard let base = src.baseAddress, !src.isEmpty else {
+            throw SplatError(.corrupt, "stream \(stream) is empty", file: file, field: stream)
+        }
+        var offset = 0
+        var total = 0
+        var known = true
+        while offset < src.count {
+            let rest = src.count - offset
+            let frameSize = ZSTD_findFrameCompressedSize(base + offset, rest)
+            if ZSTD_isError(frameSize) != 0 {
+                throw SplatError(.corrupt, "zstd error in stream \(stream): \(errorName(frameSize))", file: file, field: stream)
+            }
+            let content = ZSTD_getFrameContentSize(base + offset, rest)
+            if content == ZSTD_CONTENTSIZE_ERROR {
+                throw SplatError(.corrupt, "zstd error in stream \(stream): bad frame header", file: file, field: stream)
+            }
+            if content == ZSTD_CONTENTSIZE_UNKNOWN {
+                known = false
+            } else if known {
+                guard let c = CheckedSize.int(UInt64(content)), let sum = CheckedSize.add(total, c) else {
+                    throw SplatError(.corrupt, "stream \(stream): frame content sizes overflow", file: file, field: stream)
+                }
+                total = sum
+            }
+            offset += frameSize
+        }
+        return known ? total : nil
+    }
+
+    /// Decompresses `src` (one or more concatenated frames) into `dst`, which must be filled
+    /// exactly. Throws `corrupt` for a zstd error, a declared content size other than
+    /// `dst.count`, or output of a different size.
+    static func decompress(_ src: UnsafeRawBufferPointer, into dst: UnsafeMutableRawBufferPointer,
+                           stream: String, file: String?, limits: DecodeLimits) throws(SplatError) {
+        try checkDeclaredSize(src, expected: dst.count, stream: stream, file: file)
+        guard let dctx = ZSTD_createDCtx() else {
+            throw SplatError(.corrupt, "cannot create a zstd context", file: file, field: stream)
+        }
+        defer { ZSTD_freeDCtx(dctx) }
+        _ = ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, Int32(limits.maxZstdWindowLog))
+        let written = ZSTD_decompressDCtx(dctx, dst.baseAddress, dst.count, src.baseAddress, src.count)
+        if ZSTD_isError(written) != 0 {
+            throw SplatError(.corrupt, "zstd error in stream \(stream): \(errorName(written))", file: file, field: stream)
+        }
+        guard written == dst.count else {
+            throw SplatError(.corrupt, "stream \(stream) inflated to \(written) bytes, expected \(dst.count)", file: file, field: stream)
+        }
+    }
+
+    /// Decompresses `src` to exactly `size` bytes, handing the output to `consume(offset, chunk)`
+    /// in pieces of about `chunkSize` bytes (a multiple of `granule`, except the last), so a large
+    /// stream is never held whole. `consume` may throw to stop early.
+    static func decompressChunked(_ src: UnsafeRawBufferPointer, size: Int, chunkSize: Int, granule: Int,
+                                  stream: String, file: String?, limits: DecodeLimits,
+                                  _ consume: (_ offset: Int, _ chunk: UnsafeRawBufferPointer) -> Void) throws(SplatError) {
+        try checkDeclaredSize(src, expected: size, stream: stream, file: file)
+        guard let dctx = ZSTD_createDCtx() else {
+            throw SplatError(.corrupt, "cannot create a zstd context", file: file, field: stream)
+        }
+        defer { ZSTD_freeDCtx(dctx) }
+        _ = ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, Int32(limits.maxZstdWindowLog))
+        let g = max(1, granule)
+        let capacity = max(g, chunkSize / g * g)
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 64)
+        defer { chunk.deallocate() }
+        var input = ZSTD_inBuffer(src: src.baseAddress, size: src.count, pos: 0)
+        var produced = 0
+        var lastResult = 0
+        while produced < size {
+            // Fill the chunk completely (or up to the end of the stream) before handing it over,
+            // so chunk boundaries fall on whole granules.
+            let want = min(capacity, size - produced)
+            var output = ZSTD_outBuffer(dst: chunk.baseAddress, size: want, pos: 0)
+            while output.pos < want {
+                let before = (input.pos, output.pos)
+                lastResult = ZSTD_decompressStream(dctx, &output, &input)
+                if ZSTD_isError(lastResult) != 0 {
+                    throw SplatError(.corrupt, "zstd error in stream \(stream): \(errorName(lastResult))", file: file, field: stream)
+                }
+                if before == (input.pos, output.pos) {
+                    // No progress with output space left: the input is exhausted.
+                    throw SplatError(.corrupt, "stream \(stream) inflated to \(produced + output.pos) bytes, expected \(size)",
+                                     file: file, field: stream)
+                }
+            }
+            consume(produced, UnsafeRawBufferPointer(start: chunk.baseAddress, count: want))
+            produced += want
+        }
+        // The output is complete: what is left may only be frame epilogues (checksums) or
+        // frames without content; anything that produces a byte is too much.
+        var probe: UInt8 = 0
+        while lastResult != 0 || input.pos < input.size {
+            let before = input.pos
+            let extra = withUnsafeMutablePointer(to: &probe) { p -> Int in
+                var output = ZSTD_outBuffer(dst: p, size: 1, pos: 0)
+                lastResult = ZSTD_decompressStream(dctx, &output, &input)
+                return output.pos
+            }
+            if ZSTD_isError(lastResult) != 0 {
+                throw SplatError(.corrupt, "zstd error in stream \(stream): \(errorName(lastResult))", file: file, field: stream)
+            }
+            if extra > 0 {
+                throw SplatError(.corrupt, "stream \(stream) inflates to more than \(size) bytes", file: file, field: stream)
+            }
+            if input.pos == before {
+                throw SplatError(.corrupt, "stream \(stream) ends inside a zstd frame", file: file, field: stream)
+            }
+        }
+    }
+
+    /// Compresses `src` as one zstd frame with its content size recorded; nil if libzstd fails
+    /// (out of memory).
+    static func compress(_ src: UnsafeRawBufferPointer, level: Int32) -> [UInt8]? {
+        let bound = ZSTD_compressBound(src.count)
+        var out = [UInt8](repeating: 0, count: bound)
+        let written = out.withUnsafeMutableBytes { dst -> Int? in
+            guard let cctx = ZSTD_createCCtx() else { return nil }
+            defer { ZSTD_freeCCtx(cctx) }
+            _ = ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level)
+            _ = ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, 1)
+            // An empty source still needs a valid pointer.
+            var empty: UInt8 = 0
+            let r = withUnsafePointer(to: &empty) { e in
+                ZSTD_compress2(cctx, dst.baseAddress, dst.count, src.baseAddress ?? UnsafeRawPointer(e), src.count)
+            }
+            return ZSTD_isError(r) != 0 ? nil : r
+        }
+        guard let written else { return nil }
+        out.removeSubrange(written...)
+        return out
+    }
+
+    private static func checkDeclaredSize(_ src: UnsafeRawBufferPointer, expected: Int, stream: String, file: String?) throws(SplatError) {
+        if let declared = try declaredContentSize(src, stream: stream, file: file), declared != expected {
+            throw SplatError(.corrupt, "stream \(stream): zstd frames declare \(declared) bytes, expected \(expected)",
+                             file: file, field: stream)
+        }
+    }
+
+    static func errorName(_ code: Int) -> String {
+        String(cString: ZSTD_getErrorName(code))
+    }
+}
