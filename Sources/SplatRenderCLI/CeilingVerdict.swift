@@ -1,0 +1,103 @@
+import SplatCore
+import SplatFormats
+
+/// Whether a scene's declared decoded size fits the 768 MiB service ceiling and the caller's
+/// `maxDecodedBytes`, computed from the header alone (the scene model's bytes per splat at the
+/// degree the limits would keep).
+public struct CeilingVerdict: Sendable, Equatable {
+    /// `count × bytesPerSplat(keptDegree)`, nil when that overflows 64 bits.
+    public var declaredDecodedBytes: Int?
+    public var keptDegree: Int
+    public var maxDecodedBytes: Int
+    public var fitsLimit: Bool
+    public var fitsServiceCeiling: Bool
+
+    public init(header: SceneHeader, limits: DecodeLimits) {
+        keptDegree = limits.keptDegree(header.shDegree)
+        declaredDecodedBytes = header.declaredDecodedBytes(limits: limits)
+        maxDecodedBytes = limits.maxDecodedBytes
+        fitsLimit = declaredDecodedBytes.map { $0 <= limits.maxDecodedBytes } ?? false
+        fitsServiceCeiling = header.fitsServiceCeiling(limits: limits)
+    }
+
+    /// One line, e.g. "184 bytes (92 per splat at SH degree 1): fits the 768 MiB service ceiling".
+    public var summary: String {
+        let size = declaredDecodedBytes.map { "\($0) bytes (\(Self.mebibytes($0)))" } ?? "more than 2^63 bytes"
+        var text = "\(size) at SH degree \(keptDegree): "
+        text += fitsServiceCeiling ? "fits" : "EXCEEDS"
+        text += " the 768 MiB service ceiling"
+        if maxDecodedBytes != DecodeLimits.serviceCeilingBytes {
+            text += "; " + (fitsLimit ? "fits" : "EXCEEDS") + " --max-decoded-bytes \(maxDecodedBytes)"
+        }
+        return text
+    }
+
+    var json: JSONValue {
+        .object([
+            ("declared_decoded_bytes", .optional(declaredDecodedBytes) { .int($0) }),
+            ("bytes_per_splat", .int(SplatScene.bytesPerSplat(degree: keptDegree))),
+            ("kept_sh_degree", .int(keptDegree)),
+            ("service_ceiling_bytes", .int(DecodeLimits.serviceCeilingBytes)),
+            ("fits_service_ceiling", .bool(fitsServiceCeiling)),
+            ("max_decoded_bytes", .int(maxDecodedBytes)),
+            ("fits_limit", .bool(fitsLimit)),
+        ])
+    }
+
+    static func mebibytes(_ bytes: Int) -> String {
+        let mib = Double(bytes) / 1_048_576
+        if mib >= 100 { return "\(Int(mib.rounded())) MiB" }
+        return "\((mib * 100).rounded() / 100) MiB"
+    }
+}
+
+extension FrameDecision {
+    var json: JSONValue {
+        .object([
+            ("source_frame", .string(sourceFrame.name)),
+            ("reason", .string(reason.rawValue)),
+            ("render_frame", .string(renderFrame.name)),
+            ("flip", .bool(flip)),
+            ("mirrors", .bool(conversion.isMirror)),
+            ("summary", .string(summary)),
+        ])
+    }
+}
+
+extension SceneHeader {
+    /// The header facts shared by `info --json` and run reports.
+    var jsonFields: [(String, JSONValue)] {
+        [
+            ("format", .string(format.rawValue)),
+            ("version", .optional(version) { .int($0) }),
+            ("count", .int(count)),
+            ("sh_degree", .int(shDegree)),
+            ("model", .string(model.rawValue)),
+            ("declared_frame", .optional(declaredFrame) { .string($0.name) }),
+            ("conventional_frame", .string(conventionalFrame.name)),
+        ]
+    }
+
+    var cameraHintsJSON: JSONValue {
+        .optional(cameraHints) {
+            .object([("elevation_min", .float($0.elevationMin)), ("elevation_max", .float($0.elevationMax)),
+                     ("radius_min", .float($0.radiusMin))])
+        }
+    }
+
+    var detailsJSON: JSONValue {
+        .object(details.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })
+    }
+}
+
+extension SplatError {
+    var json: JSONValue {
+        .object([
+            ("kind", .string(kind.rawValue)),
+            ("message", .string(message)),
+            ("file", .optional(file) { .string($0) }),
+            ("offset", .optional(offset) { .int($0) }),
+            ("field", .optional(field) { .string($0) }),
+        ])
+    }
+}

@@ -1,0 +1,91 @@
+/// A JSON document with object keys kept in insertion order, so reports read top-down the same
+/// way every run (Foundation's serializer either shuffles keys or sorts them alphabetically).
+public indirect enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    /// A Float written with its own shortest representation (0.1, not 0.10000000149011612).
+    case float(Float)
+    case string(String)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    public static func == (a: JSONValue, b: JSONValue) -> Bool { a.serialized() == b.serialized() }
+
+    /// The value, or `null` when absent.
+    public static func optional<T>(_ value: T?, _ make: (T) -> JSONValue) -> JSONValue {
+        value.map(make) ?? .null
+    }
+
+    public static func vector(_ v: SIMD3<Double>) -> JSONValue { .array([.double(v.x), .double(v.y), .double(v.z)]) }
+    public static func vector(_ v: SIMD3<Float>) -> JSONValue { .array([.float(v.x), .float(v.y), .float(v.z)]) }
+
+    /// Text with two-space indentation (or on one line), ending without a newline.
+    public func serialized(pretty: Bool = true) -> String {
+        var out = ""
+        write(into: &out, indent: pretty ? 0 : nil)
+        return out
+    }
+
+    private func write(into out: inout String, indent: Int?) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .int(let i): out += String(i)
+        // Swift prints whole numbers as "2.0" and tiny ones as "1e-05": both valid JSON.
+        case .double(let d): out += d.isFinite ? d.description : "null"
+        case .float(let f): out += f.isFinite ? f.description : "null"
+        case .string(let s): Self.quote(s, into: &out)
+        case .array(let items):
+            if items.isEmpty { out += "[]"; return }
+            // Short arrays of scalars (vectors) stay on one line.
+            let inline = indent == nil || (items.count <= 4 && items.allSatisfy(\.isScalar))
+            out += "["
+            for (i, item) in items.enumerated() {
+                if i > 0 { out += inline ? (indent == nil ? "," : ", ") : "," }
+                if !inline, let indent { out += "\n" + String(repeating: "  ", count: indent + 1) }
+                item.write(into: &out, indent: indent.map { $0 + 1 })
+            }
+            if !inline, let indent { out += "\n" + String(repeating: "  ", count: indent) }
+            out += "]"
+        case .object(let members):
+            if members.isEmpty { out += "{}"; return }
+            out += "{"
+            for (i, (key, value)) in members.enumerated() {
+                if i > 0 { out += "," }
+                if let indent { out += "\n" + String(repeating: "  ", count: indent + 1) }
+                Self.quote(key, into: &out)
+                out += indent == nil ? ":" : ": "
+                value.write(into: &out, indent: indent.map { $0 + 1 })
+            }
+            if let indent { out += "\n" + String(repeating: "  ", count: indent) }
+            out += "}"
+        }
+    }
+
+    private var isScalar: Bool {
+        switch self {
+        case .array, .object: false
+        default: true
+        }
+    }
+
+    private static func quote(_ s: String, into out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+}

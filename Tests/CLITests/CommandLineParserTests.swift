@@ -1,0 +1,193 @@
+import Testing
+import SplatCore
+import SplatFormats
+import TestSupport
+@testable import SplatRenderCLI
+
+@Suite struct CommandLineParserTests {
+    func parse(_ args: [String]) throws -> ParsedCommand { try CommandLineParser.parse(args) }
+
+    func usageMessage(_ args: [String]) -> String? {
+        do {
+            _ = try CommandLineParser.parse(args)
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    @Test func spaceAndEqualsFormsGiveTheSameValues() throws {
+        let spaced = try parse(["render", "a.ply", "--out", "x.png", "--resolution", "640x480", "--camera-fov", "35"])
+        let joined = try parse(["render", "a.ply", "--out=x.png", "--resolution=640x480", "--camera-fov=35"])
+        #expect(spaced == joined)
+        #expect(spaced.text("out") == "x.png")
+        #expect(spaced.resolution("resolution")! == (640, 480))
+        #expect(spaced.number("camera-fov") == 35)
+    }
+
+    @Test func aValueMayStartWithADash() throws {
+        let p = try parse(["scene.spz", "--camera-pos", "-1.5,0.2,3", "--camera-up", "-0,-1,0", "--out", "-"])
+        #expect(p.vector("camera-pos") == SIMD3(-1.5, 0.2, 3))
+        #expect(p.vector("camera-up") == SIMD3(0, -1, 0))
+        #expect(p.text("out") == "-")
+        #expect(p.positionals == ["scene.spz"])
+    }
+
+    @Test func renderIsTheDefaultCommand() throws {
+        let p = try parse(["scene.spz", "-o", "frame.png"])
+        #expect(p.command == .render)
+        #expect(p.positionals == ["scene.spz"])
+        #expect(p.text("out") == "frame.png")
+        // Defaults come from the table and are parsed like given values.
+        #expect(p.resolution("resolution")! == (512, 512))
+        #expect(p.number("camera-fov") == 50)
+        #expect(p.choice("antialiased") == "auto")
+        #expect(p.integer("max-decoded-bytes") == 805_306_368)
+        #expect(!p.isGiven("resolution"))
+        let named = try parse(["render", "scene.spz", "-o", "frame.png"])
+        #expect(named == p)
+    }
+
+    @Test func doubleDashEndsOptionsAndDashIsPositional() throws {
+        let p = try parse(["info", "--json", "--", "--weird-name.ply"])
+        #expect(p.command == .info)
+        #expect(p.flag("json"))
+        #expect(p.positionals == ["--weird-name.ply"])
+        let stdin = try parse(["info", "-", "--format", "splat"])
+        #expect(stdin.positionals == ["-"])
+        #expect(stdin.format("format") == .splat)
+        let convert = try parse(["convert", "in.ply", "out.spz", "--to-frame", "opengl", "--spz-version", "3"])
+        #expect(convert.positionals == ["in.ply", "out.spz"])
+        #expect(convert.frame("to-frame") == .rub)
+        #expect(convert.integer("spz-version") == 3)
+    }
+
+    @Test func lastRepeatedValueWins() throws {
+        let p = try parse(["a.ply", "--out", "1.png", "--out", "2.png"])
+        #expect(p.text("out") == "2.png")
+    }
+
+    @Test func frameNamesAndFormatsAreCaseInsensitive() throws {
+        let p = try parse(["info", "a.ply", "--source-frame", "rdf", "--format", "Compressed-PLY"])
+        #expect(p.frame("source-frame") == .rdf)
+        #expect(p.format("format") == .compressedPLY)
+    }
+
+    @Test func byteCountsAcceptBinarySuffixes() throws {
+        #expect(try parse(["info", "a", "--max-decoded-bytes", "1M"]).integer("max-decoded-bytes") == 1 << 20)
+        #expect(try parse(["info", "a", "--max-decoded-bytes=768MiB"]).integer("max-decoded-bytes") == 805_306_368)
+        #expect(try parse(["info", "a", "--max-decoded-bytes", "4096"]).integer("max-decoded-bytes") == 4096)
+        #expect(usageMessage(["info", "a", "--max-decoded-bytes", "-5"]) != nil)
+        #expect(usageMessage(["info", "a", "--max-decoded-bytes", "99999999999999999999"]) != nil)
+        #expect(usageMessage(["info", "a", "--max-decoded-bytes", "9000000000T"]) != nil)
+    }
+
+    @Test func usageErrors() {
+        let cases: [([String], String)] = [
+            (["a.ply", "--out", "x.png", "--bogus"], "unknown option --bogus"),
+            (["a.ply", "--out"], "option --out needs a value"),
+            (["a.ply", "--out", "x.png", "--camera-fov", "abc"], "invalid value 'abc' for --camera-fov"),
+            (["a.ply", "--out", "x.png", "--camera-fov", "nan"], "invalid value 'nan' for --camera-fov"),
+            (["a.ply", "--out", "x.png", "--camera-pos", "1,2"], "invalid value '1,2' for --camera-pos"),
+            (["a.ply", "--out", "x.png", "--resolution", "0x10"], "invalid value '0x10' for --resolution"),
+            (["a.ply", "--out", "x.png", "--background", "1,2,0"], "invalid value '1,2,0' for --background"),
+            (["a.ply", "--out", "x.png", "--source-frame", "XYZ"], "invalid value 'XYZ' for --source-frame"),
+            (["a.ply", "--out", "x.png", "--antialiased", "maybe"], "invalid value 'maybe' for --antialiased"),
+            (["a.ply", "--out", "x.png", "--sh-degree", "5"], "invalid value '5' for --sh-degree"),
+            (["info", "a.ply", "--json=yes"], "option --json takes no value"),
+            (["info", "a.ply", "--out", "x.png"], "option --out does not apply to info"),
+            (["info"], "info needs FILE"),
+            (["convert", "a.ply"], "convert needs OUT"),
+            (["info", "a.ply", "b.ply"], "unexpected argument 'b.ply' for info"),
+            (["help", "paint"], "unknown command 'paint'"),
+            ([], "no command or scene given"),
+            (["a.ply", "-x"], "unknown option -x"),
+        ]
+        for (args, prefix) in cases {
+            let message = usageMessage(args)
+            #expect(message?.hasPrefix(prefix) == true, "\(args): \(message ?? "parsed")")
+        }
+    }
+
+    @Test func misspeltOptionsGetASuggestion() {
+        #expect(usageMessage(["a.ply", "--camera-fob", "20"])?.contains("did you mean --camera-fov?") == true)
+        #expect(usageMessage(["a.ply", "--resolutoin=9x9"])?.contains("did you mean --resolution?") == true)
+    }
+
+    @Test func helpAndVersionSkipPositionalChecks() throws {
+        #expect(try parse(["--help"]).command == .help)
+        #expect(try parse(["-h"]).command == .help)
+        let renderHelp = try parse(["render", "--help"])
+        #expect(renderHelp.command == .render && renderHelp.wantsHelp)
+        #expect(try parse(["convert", "-h"]).wantsHelp)
+        #expect(try parse(["--version"]).wantsVersion)
+        #expect(try parse(["help", "convert"]).positionals == ["convert"])
+    }
+
+    @Test func everyDefaultInTheTableParses() throws {
+        for spec in CommandLineSpec.options {
+            guard let text = spec.defaultValue else { continue }
+            _ = try CommandLineParser.parseValue(text, for: spec)
+        }
+        let names = CommandLineSpec.options.map(\.name)
+        #expect(Set(names).count == names.count, "option names are unique")
+        let shorts = CommandLineSpec.options.compactMap(\.short)
+        #expect(Set(shorts).count == shorts.count, "short aliases are unique")
+    }
+
+    @Test func helpListsEveryOptionOfTheCommand() {
+        for command in CommandName.allCases where command != .help {
+            let text = HelpText.forCommand(command)
+            for spec in CommandLineSpec.options(for: command) {
+                #expect(text.contains("--\(spec.name)"), "\(command) help lacks --\(spec.name)")
+            }
+            for spec in CommandLineSpec.options where !spec.commands.contains(command) {
+                #expect(!text.contains("--\(spec.name) "), "\(command) help shows --\(spec.name)")
+            }
+        }
+    }
+}
+
+@Suite struct CommandRunnerUsageTests {
+    @Test func usageErrorsExit64WithTheSeeHelpLine() {
+        let out = CapturedOutput(), err = CapturedOutput()
+        let status = CommandRunner.run(["scene.ply", "--out", "x.png", "--frobnicate"], stdout: out, stderr: err)
+        #expect(status == 64)
+        #expect(err.text == "error: unknown option --frobnicate (see --help)\n")
+        #expect(out.bytes.isEmpty)
+    }
+
+    @Test func versionAndHelpGoToStdout() {
+        let out = CapturedOutput(), err = CapturedOutput()
+        #expect(CommandRunner.run(["--version"], stdout: out, stderr: err) == 0)
+        #expect(out.text == "splatrender \(CommandLineSpec.version)\n")
+        let help = CapturedOutput()
+        #expect(CommandRunner.run(["help", "render"], stdout: help, stderr: err) == 0)
+        #expect(help.text.hasPrefix("usage: splatrender [render] SCENE --out FILE.png"))
+        #expect(help.text.contains("--camera-fov DEG"))
+        #expect(help.text.contains("(default 512x512)"))
+        let overview = CapturedOutput()
+        #expect(CommandRunner.run(["--help"], stdout: overview, stderr: err) == 0)
+        #expect(overview.text.contains("exit status:"))
+        #expect(overview.text.contains(" 75  "))
+        #expect(err.bytes.isEmpty)
+    }
+
+    @Test func missingInputExits66() throws {
+        let dir = try Fixtures.temporaryDirectory("cli-missing")
+        let out = CapturedOutput(), err = CapturedOutput()
+        let missing = dir.appendingPathComponent("nope.ply").path
+        #expect(CommandRunner.run(["info", missing], stdout: out, stderr: err) == 66)
+        #expect(err.text.hasPrefix("error: io: cannot open"))
+        #expect(err.text.contains(missing))
+    }
+
+    @Test func exitCodesFollowTheErrorKind() {
+        #expect(ExitCode.forInputError(.tooLarge) == .tooLarge)
+        #expect(ExitCode.forInputError(.io) == .noInput)
+        #expect(ExitCode.forInputError(.truncated) == .dataError)
+        #expect(ExitCode.forInputError(.badMagic) == .dataError)
+        #expect(ExitCode.forInputError(.unsupported) == .dataError)
+        #expect(Set(ExitCode.allCases.map(\.rawValue)).count == ExitCode.allCases.count)
+    }
+}
