@@ -9,12 +9,7 @@ import SplatCore
 public enum AnimatedWebPWriter {
     /// How frames are compressed, timed and repeated.
     public struct Options: Sendable, Equatable {
-        public enum Compression: Sendable, Equatable {
-            /// Exact pixels (RGB under fully transparent alpha too).
-            case lossless
-            /// VP8 with the given quality, 0 (smallest) … 100 (best); alpha stays lossless.
-            case lossy(quality: Double)
-        }
+        public typealias Compression = WebPCompression
 
         public var compression: Compression
         /// How long each frame shows, 1 … 16 777 215 ms (the format's 24-bit field).
@@ -47,10 +42,10 @@ public enum AnimatedWebPWriter {
         }
         defer { WebPAnimEncoderDelete(encoder) }
 
-        var config = try WebPStillConfig.make(compression: options.compression, effort: options.effort)
+        var config = try WebPEncoderSettings.make(compression: options.compression, effort: options.effort)
 
         for (index, frame) in frames.enumerated() {
-            var picture = try WebPStillConfig.picture(from: frame, argb: options.compression == .lossless)
+            var picture = try WebPEncoderSettings.picture(from: frame, argb: options.compression == .lossless)
             defer { WebPPictureFree(&picture) }
             guard WebPAnimEncoderAdd(encoder, &picture, Int32(index * options.frameDurationMs), &config) != 0 else {
                 throw SplatError(.io, "WebP animation encoder failed on frame \(index): \(encoderError(encoder))")

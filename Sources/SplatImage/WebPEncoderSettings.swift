@@ -1,10 +1,18 @@
 import CWebP
 import SplatCore
 
+/// How a WebP writer compresses pixels.
+public enum WebPCompression: Sendable, Equatable {
+    /// Exact pixels (RGB under fully transparent alpha too).
+    case lossless
+    /// VP8 with the given quality, 0 (smallest) … 100 (best); alpha stays lossless.
+    case lossy(quality: Double)
+}
+
 /// The libwebp encoder settings and picture import shared by the animated and still writers.
-enum WebPStillConfig {
+enum WebPEncoderSettings {
     /// A validated `WebPConfig` for lossless (exact) or lossy output at the given effort.
-    static func make(compression: AnimatedWebPWriter.Options.Compression, effort: Int) throws(SplatError) -> WebPConfig {
+    static func make(compression: WebPCompression, effort: Int) throws(SplatError) -> WebPConfig {
         guard (0...6).contains(effort) else {
             throw SplatError(.invalidArgument, "WebP effort \(effort) is outside 0…6", field: "effort")
         }
