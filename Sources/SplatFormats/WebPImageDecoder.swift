@@ -1,0 +1,91 @@
+import CWebP
+import SplatCore
+
+/// An 8-bit straight-alpha RGBA image, rows top to bottom, 4·width bytes per row.
+struct RGBAImage: @unchecked Sendable {
+    let width: Int
+    let height: Int
+    let storage: RetainedBytes.Storage
+
+    /// The `width·height·4` pixel bytes; valid while this image (its storage) is alive.
+    var pixels: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: storage.buffer[0..<width * height * 4])
+    }
+}
+
+/// Decodes the WebP images of a SOG scene with libwebp (`formats.md` 5.1): the size is read
+/// from the header and checked against the limits before any pixel buffer exists, then the
+/// image is decoded straight (non-premultiplied) into a buffer of exactly that size.
+enum WebPImageDecoder {
+    /// What the container header says, without decoding pixels.
+    struct Info: Sendable, Equatable {
+        var width: Int
+        var height: Int
+        /// The image chunk is `VP8 ` (lossy): SOG values will be off.
+        var isLossy: Bool
+        /// `width·height·4`, already checked against the ceiling.
+        var decodedBytes: Int
+    }
+
+    /// Reads the RIFF/WebP header and the bitstream's dimensions. Not RIFF `WEBP` →
+    /// `unsupported`; animated → `unsupported`; unreadable header → `corrupt`; a side over
+    /// `limits.maxImageSide` or `W·H·4` over the ceiling → `too_large`.
+    static func info(_ bytes: UnsafeRawBufferPointer, file: String?, limits: DecodeLimits) throws(SplatError) -> Info {
+        guard bytes.count >= 12, bytes.starts(with: "RIFF".utf8),
+              UnsafeRawBufferPointer(rebasing: bytes[8..<12]).elementsEqual("WEBP".utf8) else {
+            throw SplatError(.unsupported, "not a WebP image (no RIFF/WEBP signature); SOG images must be lossless WebP", file: file)
+        }
+        let kind = try imageChunkKind(bytes, file: file)
+        var width: Int32 = 0, height: Int32 = 0
+        guard WebPGetInfo(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count, &width, &height) != 0,
+              width > 0, height > 0 else {
+            throw SplatError(.corrupt, "WebP header could not be read", file: file, offset: 12)
+        }
+        let w = Int(width), h = Int(height)
+        guard w <= limits.maxImageSide, h <= limits.maxImageSide else {
+            throw SplatError(.tooLarge, "WebP image is \(w)×\(h); each side must be at most \(limits.maxImageSide)", file: file)
+        }
+        guard let decoded = CheckedSize.mul(w, h).flatMap({ CheckedSize.mul($0, 4) }) else {
+            throw SplatError(.tooLarge, "WebP image \(w)×\(h) overflows a 64-bit size", file: file)
+        }
+        try limits.checkIntermediate(bytes: decoded, what: "WebP image \(w)×\(h) decoded to RGBA", file: file)
+        return Info(width: w, height: h, isLossy: kind == .lossy, decodedBytes: decoded)
+    }
+
+    /// Decodes to straight RGBA8 into a buffer of `info.decodedBytes`. Failure → `corrupt`.
+    static func decode(_ bytes: UnsafeRawBufferPointer, info: Info, file: String?) throws(SplatError) -> RGBAImage {
+        let storage = RetainedBytes.Storage(count: info.decodedBytes)
+        let out = WebPDecodeRGBAInto(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count,
+                                     storage.buffer.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                                     info.decodedBytes, Int32(info.width * 4))
+        guard out != nil else {
+            throw SplatError(.corrupt, "WebP image \(info.width)×\(info.height) failed to decode", file: file)
+        }
+        return RGBAImage(width: info.width, height: info.height, storage: storage)
+    }
+
+    private enum ChunkKind { case lossy, lossless }
+
+    /// Walks the RIFF chunks to the image bitstream: `VP8 ` or `VP8L`, directly or after `VP8X`
+    /// (and optional `ICCP`/`ALPH`, ignored).
+    private static func imageChunkKind(_ bytes: UnsafeRawBufferPointer, file: String?) throws(SplatError) -> ChunkKind {
+        var at = 12
+        while at + 8 <= bytes.count {
+            let tag = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[at..<at + 4]), as: UTF8.self)
+            let size = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self)))
+            switch tag {
+            case "VP8 ": return .lossy
+            case "VP8L": return .lossless
+            case "VP8X":
+                if at + 9 <= bytes.count, bytes[at + 8] & 0x02 != 0 {
+                    throw SplatError(.unsupported, "animated WebP is not a SOG image", file: file, offset: at)
+                }
+            default: break
+            }
+            // Chunks are padded to an even size.
+            guard let next = CheckedSize.add(at + 8, size + (size & 1)) else { break }
+            at = next
+        }
+        throw SplatError(.corrupt, "WebP file has no VP8/VP8L image chunk", file: file)
+    }
+}
