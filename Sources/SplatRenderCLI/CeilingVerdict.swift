@@ -22,7 +22,7 @@ public struct CeilingVerdict: Sendable, Equatable {
 
     /// One line, e.g. "184 bytes (92 per splat at SH degree 1): fits the 768 MiB service ceiling".
     public var summary: String {
-        let size = declaredDecodedBytes.map { "\($0) bytes (\(Self.mebibytes($0)))" } ?? "more than 2^63 bytes"
+        let size = declaredDecodedBytes.map { $0 < 1024 ? "\($0) bytes" : "\($0) bytes (\(Self.mebibytes($0)))" } ?? "more than 2^63 bytes"
         var text = "\(size) at SH degree \(keptDegree): "
         text += fitsServiceCeiling ? "fits" : "EXCEEDS"
         text += " the 768 MiB service ceiling"
@@ -44,10 +44,13 @@ public struct CeilingVerdict: Sendable, Equatable {
         ])
     }
 
+    /// "184 bytes", "11.75 MiB", "768 MiB".
     static func mebibytes(_ bytes: Int) -> String {
-        let mib = Double(bytes) / 1_048_576
-        if mib >= 100 { return "\(Int(mib.rounded())) MiB" }
-        return "\((mib * 100).rounded() / 100) MiB"
+        if bytes < 1024 { return "\(bytes) bytes" }
+        let (value, unit): (Double, String) = bytes < 1 << 20 ? (Double(bytes) / 1024, "KiB")
+            : bytes < 1 << 30 ? (Double(bytes) / 1_048_576, "MiB") : (Double(bytes) / 1_073_741_824, "GiB")
+        let rounded = value >= 100 ? String(Int(value.rounded())) : String((value * 100).rounded() / 100)
+        return "\(rounded) \(unit)"
     }
 }
 

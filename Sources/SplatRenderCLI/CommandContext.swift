@@ -37,6 +37,25 @@ final class CommandContext {
         return code.rawValue
     }
 
+    /// Ends a `render` or `convert` run: prints the error (if any), writes `--report FILE.json`,
+    /// prints the report for `--verbose --json` to `reportSink` (stdout unless that carries an
+    /// image), and returns the exit status.
+    func finish(_ report: RunReport, _ status: ExitCode, reportSink: OutputSink? = nil) -> Int32 {
+        var status = status
+        report.exitCode = status
+        if let error = report.error {
+            stderr.write("error: \(error.description)\n")
+        }
+        if let path = parsed.text("report"), let failure = report.write(to: path) {
+            stderr.write("error: cannot write the report: \(failure.description)\n")
+            if status == .ok { status = .cannotCreate }
+        }
+        if verbose && parsed.flag("json") {
+            (reportSink ?? stdout).write(report.json.serialized() + "\n")
+        }
+        return status.rawValue
+    }
+
     /// An error while reading or decoding the input.
     func failInput(_ error: SplatError) -> Int32 {
         fail(error, ExitCode.forInputError(error.kind))

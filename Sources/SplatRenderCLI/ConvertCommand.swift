@@ -1,8 +1,118 @@
 import SplatCore
+import SplatFormats
 
-/// Placeholder.
+/// `splatrender convert IN OUT.ply|OUT.spz [--to-frame FRAME] [--spz-version 3|4]`.
+///
+/// By default the values are written in the source's own stored frame, unconverted (what the
+/// reference tools do). With `--to-frame` the frame decision's source frame (option, file
+/// declaration or format convention) is converted to FRAME; `--flip` adds a half turn about X
+/// in the output frame. SPZ output records the frame the data is in when it is known: always
+/// after `--to-frame`, when the source frame came from `--source-frame` or the file, and for the
+/// RDF convention of PLY, compressed PLY, `.splat` and SOG — but not for an undeclared SPZ,
+/// whose frame is the open question of `formats.md` 10.1.
 enum ConvertCommand {
     static func run(_ context: CommandContext) -> Int32 {
-        context.fail(SplatError(.unsupported, "convert is not available yet"), .internalError)
+        let parsed = context.parsed
+        let options = DecodeOptions(parsed, path: parsed.positionals[0])
+        let outPath = parsed.positionals[1]
+        guard let encoding = SceneEncoding(path: outPath) else {
+            context.stderr.write("error: convert writes .ply or .spz; cannot tell the format of '\(outPath)' (see --help)\n")
+            return ExitCode.usage.rawValue
+        }
+        if encoding == .ply, parsed.isGiven("spz-version") {
+            context.stderr.write("error: --spz-version applies only to .spz output (see --help)\n")
+            return ExitCode.usage.rawValue
+        }
+        let report = RunReport(command: .convert, input: options.path)
+        let status = convert(context, options: options, to: outPath, as: encoding, report: report)
+        return context.finish(report, status)
+    }
+
+    static func convert(_ context: CommandContext, options: DecodeOptions, to outPath: String, as encoding: SceneEncoding,
+                        report: RunReport) -> ExitCode {
+        let parsed = context.parsed
+        let decoded: DecodedScene
+        do throws(SplatError) {
+            decoded = try report.time("decode") { () throws(SplatError) in
+                try SceneLoader.decode(path: options.path, format: options.format, limits: options.limits, stdin: context.stdin)
+            }
+        } catch {
+            report.failed(error, ExitCode.forInputError(error.kind))
+            return report.exitCode
+        }
+        let scene = decoded.scene
+        report.header = decoded.header
+        report.verdict = CeilingVerdict(header: decoded.header, limits: options.limits)
+        report.decodedCount = scene.count
+
+        let target = parsed.frame("to-frame")
+        let decided = FrameDecision.decide(for: scene, explicit: options.sourceFrame)
+        let decision = FrameDecision(sourceFrame: decided.sourceFrame, reason: decided.reason, flip: options.flip,
+                                     renderFrame: target ?? decided.sourceFrame)
+        report.decision = decision
+        if target != nil || options.flip {
+            report.time("convert_frame") { decision.apply(to: scene, threads: options.threads) }
+        }
+        let frameKnown = target != nil || decision.reason != .formatDefault || decoded.header.format != .spz
+        let dataFrame: CoordinateSystem? = frameKnown ? decision.renderFrame : nil
+        // The encoders read the frame to record from the scene.
+        scene.declaredFrame = dataFrame
+        if encoding == .ply, let dataFrame, dataFrame != .rdf {
+            scene.warnings.append("PLY readers assume RDF, but the values are written in \(dataFrame.name)")
+        }
+        report.note(decoded.header.warnings + scene.warnings)
+
+        let bytes: [UInt8]
+        do throws(SplatError) {
+            bytes = try report.time("encode") { () throws(SplatError) in
+                try encoding.encode(scene, spzVersion: parsed.integer("spz-version"))
+            }
+        } catch {
+            report.failed(error.inFile(outPath), error.kind == .invalidArgument ? .usage : .internalError)
+            return report.exitCode
+        }
+        do throws(SplatError) {
+            try report.time("write") { () throws(SplatError) in try AtomicFileWriter.write(bytes, to: outPath) }
+        } catch {
+            report.failed(error, .cannotCreate)
+            return report.exitCode
+        }
+        report.outputs.append(.object([
+            ("path", .string(outPath)),
+            ("format", .string(encoding.rawValue)),
+            ("bytes", .int(bytes.count)),
+            ("count", .int(scene.count)),
+            ("sh_degree", .int(scene.shDegree)),
+            ("frame", .optional(dataFrame) { .string($0.name) }),
+        ]))
+
+        for warning in report.warnings { context.warn(warning) }
+        if context.verbose {
+            context.say("frame: \(decision.summary)" + (target == nil && !options.flip ? " (values written unconverted)" : ""))
+            context.say("timings: \(report.timingSummary)")
+        }
+        let frameNote = dataFrame.map { "frame \($0.name)" } ?? "frame not recorded"
+        context.say("wrote \(outPath): \(encoding.rawValue), \(scene.count) splats, SH degree \(scene.shDegree), \(frameNote), \(bytes.count) bytes")
+        return .ok
+    }
+}
+
+/// The output formats `convert` writes, chosen by the output file's extension.
+enum SceneEncoding: String {
+    case ply
+    case spz
+
+    init?(path: String) {
+        let lower = path.lowercased()
+        if lower.hasSuffix(".ply") { self = .ply } else if lower.hasSuffix(".spz") { self = .spz } else { return nil }
+    }
+
+    func encode(_ scene: SplatScene, spzVersion: Int?) throws(SplatError) -> [UInt8] {
+        switch self {
+        case .ply:
+            return PLYEncoder.encode(scene)
+        case .spz:
+            throw SplatError(.unsupported, "SPZ output is not available yet")
+        }
     }
 }

@@ -7,14 +7,16 @@ enum InfoCommand {
     static func run(_ context: CommandContext) -> Int32 {
         let parsed = context.parsed
         let options = DecodeOptions(parsed, path: parsed.positionals[0])
-        let header: SceneHeader
+        // Standard input can be read only once: keep its bytes for the optional decode.
+        let stdin = options.path == "-" ? InputSource.bytes(context.stdin.readAll()) : context.stdin
+        var header: SceneHeader
         do throws(SplatError) {
             header = try SceneLoader.readHeader(path: options.path, format: options.format, limits: options.limits,
-                                                stdin: context.stdin)
+                                                stdin: stdin)
         } catch {
             return context.failInput(error)
         }
-        let decision = header.frameDecision(explicit: options.sourceFrame, flip: options.flip)
+        var decision = header.frameDecision(explicit: options.sourceFrame, flip: options.flip)
         let verdict = CeilingVerdict(header: header, limits: options.limits)
 
         var bounds: SceneBounds?
@@ -22,8 +24,14 @@ enum InfoCommand {
         if parsed.flag("bounds") {
             do throws(SplatError) {
                 let decoded = try SceneLoader.decode(path: options.path, format: options.format, limits: options.limits,
-                                                     stdin: context.stdin)
+                                                     stdin: stdin)
                 bounds = SceneBounds(decoded.scene)
+                // A full decode can see more than the header (legacy SPZ extensions sit after the data).
+                header = decoded.header
+                for warning in decoded.scene.warnings where !header.warnings.contains(warning) {
+                    header.warnings.append(warning)
+                }
+                decision = FrameDecision.decide(for: decoded.scene, explicit: options.sourceFrame, flip: options.flip)
             } catch {
                 boundsError = error
             }
@@ -71,7 +79,10 @@ enum InfoCommand {
         for warning in header.warnings { rows.append(("warning", warning)) }
         for (key, value) in header.details.sorted(by: { $0.key < $1.key }) { rows.append((key, value)) }
         let width = rows.map(\.0.count).max() ?? 0
-        return rows.map { HelpText.pad($0.0 + ":", width + 1) + " " + $0.1 }.joined(separator: "\n")
+        let continuation = "\n" + String(repeating: " ", count: width + 2)
+        return rows.map {
+            HelpText.pad($0.0 + ":", width + 1) + " " + $0.1.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: continuation)
+        }.joined(separator: "\n")
     }
 }
 

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import SplatCore
+import SplatFormats
+import TestSupport
+@testable import SplatRenderCLI
+
+/// Differences between two scenes' values beyond `tolerance` (one line each; empty = equal).
+func sceneDifferences(_ a: SplatScene, _ b: SplatScene, tolerance: Float = 1e-6) -> [String] {
+    guard a.count == b.count, a.shDegree == b.shDegree, a.model == b.model else {
+        return ["shape \(a.count)/\(a.shDegree)/\(a.model) vs \(b.count)/\(b.shDegree)/\(b.model)"]
+    }
+    var out: [String] = []
+    for column in SplatScene.Column.allCases {
+        let x = a.column(column), y = b.column(column)
+        for i in 0..<a.count where !(abs(x[i] - y[i]) <= tolerance || x[i] == y[i]) {
+            out.append("\(column) [\(i)]: \(x[i]) vs \(y[i])")
+        }
+    }
+    let sa = a.sh, sb = b.sh
+    for i in 0..<sa.count where abs(sa[i] - sb[i]) > tolerance {
+        out.append("sh[\(i)]: \(sa[i]) vs \(sb[i])")
+    }
+    return out
+}
+
+@Suite struct ConvertCommandTests {
+    @Test func plyToPlyRoundTripEqualsTheDecode() throws {
+        let dir = try Fixtures.temporaryDirectory("cli-convert")
+        let out = dir.appendingPathComponent("copy.ply").path
+        let source = Fixtures.vector("tiny-3dgs-le.ply")
+        let run = runCLI(["convert", source, out])
+        #expect(run.status == 0, "\(run.err.text)")
+        #expect(run.out.text.hasPrefix("wrote \(out): ply, 2 splats, SH degree 1, frame RDF"))
+        let original = try SplatFile.decode(path: source).scene
+        let copy = try SplatFile.decode(path: out).scene
+        #expect(sceneDifferences(original, copy).isEmpty, "\(sceneDifferences(original, copy))")
+        let entry = try #require(try Fixtures.expectedVectors()["tiny-3dgs-le.ply"])
+        #expect(ExpectedSplats.mismatches(copy, expected: entry).isEmpty)
+        // Atomic write: nothing but the output is left in the folder.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["copy.ply"])
+    }
+
+    @Test func toFrameConvertsFromTheDecidedSourceFrame() throws {
+        let dir = try Fixtures.temporaryDirectory("cli-convert-frame")
+        let out = dir.appendingPathComponent("rub.ply").path
+        let source = Fixtures.vector("tiny-3dgs-le.ply")
+        let reportPath = dir.appendingPathComponent("report.json").path
+        let run = runCLI(["convert", source, out, "--to-frame", "RUB", "--report", reportPath])
+        #expect(run.status == 0, "\(run.err.text)")
+        #expect(run.err.text.contains("PLY readers assume RDF"))
+        let expected = try SplatFile.decode(path: source).scene
+        FrameConversion(from: .rdf, to: .rub).apply(to: expected)
+        let converted = try SplatFile.decode(path: out).scene
+        #expect(sceneDifferences(expected, converted, tolerance: 1e-6).isEmpty,
+                "\(sceneDifferences(expected, converted))")
+        // RDF → RUB negates y and z.
+        let original = try SplatFile.decode(path: source).scene
+        #expect(converted.y[0] == -original.y[0] && converted.z[1] == -original.z[1] && converted.x[0] == original.x[0])
+
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: reportPath))) as? [String: Any])
+        #expect(report["status"] as? String == "ok")
+        #expect(report["command"] as? String == "convert")
+        #expect(report["count"] as? Int == 2)
+        let frame = try #require(report["frame_decision"] as? [String: Any])
+        #expect(frame["source_frame"] as? String == "RDF")
+        #expect(frame["render_frame"] as? String == "RUB")
+        let outputs = try #require(report["outputs"] as? [[String: Any]])
+        #expect(outputs.first?["path"] as? String == out)
+        #expect(outputs.first?["frame"] as? String == "RUB")
+        #expect((report["timings_ms"] as? [String: Any])?["decode"] != nil)
+    }
+
+    @Test func aRefusedDecodeExits75AndWritesNothing() throws {
+        let dir = try Fixtures.temporaryDirectory("cli-convert-large")
+        let out = dir.appendingPathComponent("big.ply").path
+        let reportPath = dir.appendingPathComponent("report.json").path
+        let run = runCLI(["convert", Fixtures.vector("bomb-v2-4mib.spz"), out, "--max-decoded-bytes", "1M",
+                          "--report", reportPath])
+        #expect(run.status == 75)
+        #expect(run.err.text.hasPrefix("error: too_large: "))
+        #expect(run.err.text.contains("12320000") && run.err.text.contains("1048576"))
+        #expect(!FileManager.default.fileExists(atPath: out))
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: reportPath))) as? [String: Any])
+        #expect(report["status"] as? String == "error")
+        #expect(report["exit_code"] as? Int == 75)
+        #expect((report["error"] as? [String: Any])?["kind"] as? String == "too_large")
+    }
+
+    @Test func outputProblemsHaveTheirOwnStatus() throws {
+        let dir = try Fixtures.temporaryDirectory("cli-convert-out")
+        let source = Fixtures.vector("tiny-3dgs-le.ply")
+        let noFolder = runCLI(["convert", source, dir.appendingPathComponent("missing/x.ply").path])
+        #expect(noFolder.status == 73)
+        #expect(noFolder.err.text.hasPrefix("error: io: "))
+        let unknown = runCLI(["convert", source, dir.appendingPathComponent("x.obj").path])
+        #expect(unknown.status == 64)
+        #expect(unknown.err.text.hasSuffix("(see --help)\n"))
+        let wrongOption = runCLI(["convert", source, dir.appendingPathComponent("x.ply").path, "--spz-version", "3"])
+        #expect(wrongOption.status == 64)
+    }
+}
