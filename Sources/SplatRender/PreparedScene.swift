@@ -1,0 +1,123 @@
+import SplatCore
+
+/// The view-independent per-splat data, computed once per scene and reused by every frame of a
+/// turntable (`rendering.md` 5.1, 13): the six entries of the 3D covariance Σ = Q·diag(s²)·Qᵀ
+/// from the normalised quaternion and s = exp(log-scale), and the opacity used for culling.
+///
+/// Splats that cannot be rendered — a zero-length quaternion, NaN or infinite values (a log-scale
+/// of −∞ is valid: s = 0), or a covariance that overflows — get opacity 0 here, which the
+/// per-frame o < 1/255 cull then removes. Decoders should already have dropped them; this keeps
+/// the renderer robust for scenes built by hand.
+final class PreparedScene: @unchecked Sendable {
+    let scene: SplatScene
+    let count: Int
+    /// Padded column length (multiple of 16, zero padding), so SIMD blocks may run past `count`.
+    let stride: Int
+    /// Σ entries xx, xy, xz, yy, yz, zz as six planar columns of `stride` floats.
+    let covariance: AlignedBuffer<Float>
+    /// Activated opacity, or 0 for dropped splats.
+    let opacity: AlignedBuffer<Float>
+    /// Number of splats given opacity 0 because they could not be rendered.
+    let droppedCount: Int
+
+    static let chunkSize = 16384
+
+    init(scene: SplatScene, threads: Int?) {
+        self.scene = scene
+        count = scene.count
+        stride = (count + 15) & ~15
+        covariance = AlignedBuffer(count: 6 * stride, zeroed: false)
+        opacity = AlignedBuffer(count: stride, zeroed: false)
+        let n = count, stride = self.stride
+        let cov = covariance.base, opa = opacity.base
+        // Padding lanes past `count` stay zero: opacity 0 means never visible.
+        (opa + n).initialize(repeating: 0, count: stride - n)
+        for k in 0..<6 { (cov + k * stride + n).initialize(repeating: 0, count: stride - n) }
+
+        let chunks = max(1, (n + Self.chunkSize - 1) / Self.chunkSize)
+        let dropped = AlignedBuffer<Int>(count: chunks, zeroed: true)
+        let shFloats = scene.shFloatsPerSplat
+        // Bands above 3 are never evaluated, so only bands 1–3 must be finite.
+        let shChecked = 3 * SplatScene.shCoefficientCount(degree: min(scene.shDegree, 3))
+        let shBase = UnsafePointer(scene.sh.baseAddress)
+        Parallel.forEachChunk(count: n, chunkSize: Self.chunkSize, threads: threads) { chunk, range in
+            var droppedHere = 0
+            var i = range.lowerBound
+            while i < range.upperBound {
+                droppedHere += Self.prepareBlock(scene, at: i, end: range.upperBound, cov: cov, stride: stride, opacity: opa)
+                i += 8
+            }
+            if shChecked > 0, let shBase {
+                for i in range {
+                    let p = shBase + i * shFloats
+                    var acc: Float = 0
+                    for k in 0..<shChecked { acc += p[k] - p[k] }
+                    if !(acc == 0) && opa[i] != 0 {
+                        opa[i] = 0
+                        droppedHere += 1
+                    }
+                }
+            }
+            dropped[chunk] = droppedHere
+        }
+        var total = 0
+        for c in 0..<chunks { total += dropped[c] }
+        droppedCount = total
+    }
+
+    /// Covariance and opacity for splats at..<min(at + 8, end); returns how many were dropped.
+    @inline(__always)
+    private static func prepareBlock(_ scene: SplatScene, at i: Int, end: Int, cov: UnsafeMutablePointer<Float>,
+                                     stride: Int, opacity: UnsafeMutablePointer<Float>) -> Int {
+        @inline(__always) func load(_ c: SplatScene.Column) -> SIMD8<Float> {
+            UnsafeRawPointer(scene.columnBase(c) + i).loadUnaligned(as: SIMD8<Float>.self)
+        }
+        @inline(__always) func finite(_ v: SIMD8<Float>) -> SIMDMask<SIMD8<Int32>> { (v - v) .== 0 }
+        let px = load(.x), py = load(.y), pz = load(.z)
+        var qw = load(.rotW), qx = load(.rotX), qy = load(.rotY), qz = load(.rotZ)
+        let lx = load(.logScaleX), ly = load(.logScaleY), lz = load(.logScaleZ)
+        let alpha = load(.alpha)
+        let dcR = load(.dcR), dcG = load(.dcG), dcB = load(.dcB)
+
+        let norm = (qw * qw + qx * qx + qy * qy + qz * qz).squareRoot()
+        qw = qw / norm; qx = qx / norm; qy = qy / norm; qz = qz / norm
+        // exp of a log-scale: −∞ must give 0 (valid), +∞ and NaN are invalid.
+        let sx = FastExp.exp8(lx), sy = FastExp.exp8(ly), sz = FastExp.exp8(lz)
+        let xx = qx * qx, yy = qy * qy, zz = qz * qz
+        let xy = qx * qy, xz = qx * qz, yz = qy * qz
+        let wx = qw * qx, wy = qw * qy, wz = qw * qz
+        // M = Q·diag(s); Σ = M·Mᵀ.
+        let m00 = (1 - 2 * (yy + zz)) * sx, m01 = 2 * (xy - wz) * sy, m02 = 2 * (xz + wy) * sz
+        let m10 = 2 * (xy + wz) * sx, m11 = (1 - 2 * (xx + zz)) * sy, m12 = 2 * (yz - wx) * sz
+        let m20 = 2 * (xz - wy) * sx, m21 = 2 * (yz + wx) * sy, m22 = (1 - 2 * (xx + yy)) * sz
+        let c00 = m00 * m00 + m01 * m01 + m02 * m02
+        let c01 = m00 * m10 + m01 * m11 + m02 * m12
+        let c02 = m00 * m20 + m01 * m21 + m02 * m22
+        let c11 = m10 * m10 + m11 * m11 + m12 * m12
+        let c12 = m10 * m20 + m11 * m21 + m12 * m22
+        let c22 = m20 * m20 + m21 * m21 + m22 * m22
+
+        let notPlusInfOrNaN: (SIMD8<Float>) -> SIMDMask<SIMD8<Int32>> = { $0 .< .infinity }
+        var ok = finite(px) .& finite(py) .& finite(pz)
+        ok = ok .& finite(norm) .& (norm .> 0)
+        ok = ok .& notPlusInfOrNaN(lx) .& notPlusInfOrNaN(ly) .& notPlusInfOrNaN(lz)
+        ok = ok .& finite(alpha) .& finite(dcR) .& finite(dcG) .& finite(dcB)
+        ok = ok .& finite(c00) .& finite(c01) .& finite(c02) .& finite(c11) .& finite(c12) .& finite(c22)
+        let lanes = min(8, end - i)
+        if lanes < 8 { ok = ok .& (SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7) .< Int32(lanes)) }
+
+        let zero = SIMD8<Float>(repeating: 0)
+        let store: (SIMD8<Float>, UnsafeMutablePointer<Float>) -> Void = { v, p in
+            UnsafeMutableRawPointer(p).storeBytes(of: zero.replacing(with: v, where: ok), as: SIMD8<Float>.self)
+        }
+        store(c00, cov + i); store(c01, cov + stride + i); store(c02, cov + 2 * stride + i)
+        store(c11, cov + 3 * stride + i); store(c12, cov + 4 * stride + i); store(c22, cov + 5 * stride + i)
+        // Only the first `lanes` opacities belong to this chunk; the rest are written by the next
+        // block (or are padding that must stay zero).
+        let o = zero.replacing(with: alpha, where: ok)
+        for lane in 0..<lanes { opacity[i + lane] = o[lane] }
+        var dropped = 0
+        for lane in 0..<lanes where !ok[lane] { dropped += 1 }
+        return dropped
+    }
+}

@@ -1,0 +1,63 @@
+import Dispatch
+import SplatCore
+import SplatImage
+
+/// Renders a scene (already in the render frame) from look-at cameras, on the CPU, following the
+/// reference rules of `rendering.md`. Create one per scene: the 3D covariances and validity are
+/// computed once in `init`, so a turntable pays only the per-frame work. `render` may be called
+/// from several threads at once; every frame allocates its own buffers.
+public final class Renderer: @unchecked Sendable {
+    public let scene: SplatScene
+    /// Worker threads used when a frame's settings do not say (nil = all cores).
+    public let threads: Int?
+    let prepared: PreparedScene
+
+    public init(scene: SplatScene, threads: Int? = nil) {
+        self.scene = scene
+        self.threads = threads
+        prepared = PreparedScene(scene: scene, threads: threads)
+    }
+
+    /// Splats the renderer will never draw because a value is unusable (zero-length quaternion,
+    /// NaN or infinite data, overflowing covariance).
+    public var droppedSplatCount: Int { prepared.droppedCount }
+
+    /// Renders one frame. Throws `.invalidArgument` for an unusable camera or size and
+    /// `.tooLarge` when the frame would need more than `settings.maxTilePairs` (tile, splat) pairs.
+    public func render(camera: Camera, settings: RenderSettings) throws(SplatError) -> RenderResult {
+        let view = try ViewProjection(camera: camera, width: settings.width, height: settings.height)
+        if let bg = settings.background, !(bg.x.isFinite && bg.y.isFinite && bg.z.isFinite) {
+            throw SplatError(.invalidArgument, "background colour is not finite", field: "background")
+        }
+        if let degree = settings.maxShDegree, degree < 0 {
+            throw SplatError(.invalidArgument, "maximum SH degree \(degree), expected ≥ 0", field: "maxShDegree")
+        }
+        guard scene.count < Int(UInt32.max) else {
+            throw SplatError(.tooLarge, "\(scene.count) splats, the renderer indexes at most \(UInt32.max - 1)")
+        }
+        let threads = settings.threads ?? self.threads
+        let shDegree = min(scene.shDegree, 3, settings.maxShDegree ?? 3)
+        let antialiased = settings.antialiased ?? (scene.model == .antialiased)
+
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        let projection = Preprocessor(prepared: prepared, view: view, antialiased: antialiased, shDegree: shDegree)
+            .run(threads: threads)
+        let t1 = DispatchTime.now().uptimeNanoseconds
+        guard projection.pairCount <= settings.maxTilePairs else {
+            throw SplatError(.tooLarge, "frame needs \(projection.pairCount) tile pairs, limit \(settings.maxTilePairs)",
+                             field: "maxTilePairs")
+        }
+        let lists = TileBinner.bin(projection, view: view, threads: threads)
+        let t2 = DispatchTime.now().uptimeNanoseconds
+        let composed = TileCompositor(view: view, background: settings.background)
+            .composite(lists: lists, projected: projection.projected.base, threads: threads)
+        let t3 = DispatchTime.now().uptimeNanoseconds
+
+        let image = ImageBuffer(width: view.width, height: view.height, channels: settings.background == nil ? 4 : 3,
+                                pixels: composed.pixels)
+        let stats = RenderStats(visibleSplats: projection.visibleCount, tilePairs: lists.pairCount,
+                                preprocessSeconds: Double(t1 - t0) / 1e9, binSortSeconds: Double(t2 - t1) / 1e9,
+                                compositeSeconds: Double(t3 - t2) / 1e9)
+        return RenderResult(image: image, coverage: composed.coverage, stats: stats)
+    }
+}

@@ -1,0 +1,93 @@
+import SplatCore
+
+/// Per-tile, front-to-back splat lists (`rendering.md` 7, 13): one stable radix sort of the
+/// visible splats by depth (they arrive in splat-index order, so equal depths keep index order),
+/// then a stable counting scatter of each splat into every tile of its rectangle. Each tile's list
+/// is thus ordered by (depth, splat index) — the order INRIA's (tile, depth) key sort produces.
+struct TileBinner {
+    /// Tile t's splats are `entries[start[t] ..< start[t + 1]]`, as indices into the
+    /// preprocessor's output tables.
+    struct TileLists {
+        let start: AlignedBuffer<Int>
+        let entries: AlignedBuffer<UInt32>
+        let tileCount: Int
+        var pairCount: Int { start[tileCount] }
+    }
+
+    /// Most per-block tile counters kept at once (blocks × tiles), bounding scratch memory.
+    static let maxCounters = 1 << 22
+
+    static func bin(_ projection: Preprocessor.Output, view: ViewProjection, threads: Int?) -> TileLists {
+        let visible = projection.visibleCount
+        let tiles = view.tileCount
+        let tilesX = view.tilesX
+        let binInfo = projection.binInfo.base
+
+        // Depth keys of the visible splats, in splat-index order. Depths are > near ≥ 0, so the
+        // IEEE bits of the float order like the floats.
+        let keys = AlignedBuffer<UInt32>(count: max(visible, 1)), values = AlignedBuffer<UInt32>(count: max(visible, 1))
+        let scratchKeys = AlignedBuffer<UInt32>(count: max(visible, 1))
+        let scratchValues = AlignedBuffer<UInt32>(count: max(visible, 1))
+        var chunkOffsets = [Int](), running = 0
+        for c in projection.visibleInChunk {
+            chunkOffsets.append(running)
+            running += c
+        }
+        chunkOffsets.withUnsafeBufferPointer { offsets in
+            Parallel.forEach(iterations: offsets.count, threads: threads) { c in
+                let first = c * Preprocessor.chunkSize
+                let out = offsets[c]
+                for k in 0..<projection.visibleInChunk[c] {
+                    keys[out + k] = binInfo[first + k].depth.bitPattern
+                    values[out + k] = UInt32(first + k)
+                }
+            }
+        }
+        let sorted = RadixSort.sort(keys: keys.base, values: values.base, scratchKeys: scratchKeys.base,
+                                    scratchValues: scratchValues.base, count: visible, threads: threads).values
+
+        // Stable scatter: blocks of the depth-sorted list count their pairs per tile; a scan in
+        // (tile, block) order gives each block its write position inside each tile's range.
+        var blockSize = max(16384, (visible + 63) / 64)
+        blockSize = max(blockSize, (visible + max(1, maxCounters / tiles) - 1) / max(1, maxCounters / tiles))
+        let blocks = max(1, (visible + blockSize - 1) / blockSize)
+        let counters = AlignedBuffer<Int>(count: blocks * tiles, zeroed: true)
+        Parallel.forEachChunk(count: visible, chunkSize: blockSize, threads: threads) { b, range in
+            let counts = counters.base + b * tiles
+            for i in range {
+                let info = binInfo[Int(sorted[i])]
+                for ty in Int(info.tileMinY)..<Int(info.tileMaxY) {
+                    let row = counts + ty * tilesX
+                    for tx in Int(info.tileMinX)..<Int(info.tileMaxX) { row[tx] += 1 }
+                }
+            }
+        }
+        let start = AlignedBuffer<Int>(count: tiles + 1)
+        var total = 0
+        for t in 0..<tiles {
+            start[t] = total
+            for b in 0..<blocks {
+                let c = counters[b * tiles + t]
+                counters[b * tiles + t] = total
+                total += c
+            }
+        }
+        start[tiles] = total
+        let entries = AlignedBuffer<UInt32>(count: max(total, 1))
+        Parallel.forEachChunk(count: visible, chunkSize: blockSize, threads: threads) { b, range in
+            let offsets = counters.base + b * tiles
+            for i in range {
+                let slot = sorted[i]
+                let info = binInfo[Int(slot)]
+                for ty in Int(info.tileMinY)..<Int(info.tileMaxY) {
+                    let row = offsets + ty * tilesX
+                    for tx in Int(info.tileMinX)..<Int(info.tileMaxX) {
+                        entries[row[tx]] = slot
+                        row[tx] += 1
+                    }
+                }
+            }
+        }
+        return TileLists(start: start, entries: entries, tileCount: tiles)
+    }
+}
