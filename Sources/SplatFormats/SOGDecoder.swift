@@ -294,7 +294,7 @@ private struct SOGAssembly {
 
         let chunkSize = 16384
         let chunks = (n + chunkSize - 1) / chunkSize
-        let reports = UnsafeMutableBufferPointer<Report>.allocate(capacity: max(1, chunks))
+        let reports = UnsafeMutableBufferPointer<Report>.allocate(capacity: chunks)
         reports.initialize(repeating: Report())
         defer { reports.deinitialize().deallocate() }
         // The image storages must outlive the raw pixel pointers the chunks read through.
@@ -308,7 +308,7 @@ private struct SOGAssembly {
             }
         }
         var total = Report()
-        for r in reports where chunks > 0 {
+        for r in reports {
             total.badQuaternions += r.badQuaternions
             total.firstBadQuaternion = min(total.firstBadQuaternion, r.firstBadQuaternion)
             if total.firstBadLabel == nil { total.firstBadLabel = r.firstBadLabel }
@@ -349,29 +349,28 @@ private struct SOGAssembly {
             pz[i] = coordinate(2)
 
             // The alpha byte is 252 + the index (w, x, y, z) of the dropped largest component.
+            // The mode is random per splat, so the placement uses selects, not a switch.
             let mode = Int(quats[o + 3]) - 252
-            var q = SIMD4<Float>(1, 0, 0, 0)
-            if mode >= 0 {
-                let a = t[Self.quatOffset + Int(quats[o])]
-                let b = t[Self.quatOffset + Int(quats[o + 1])]
-                let c = t[Self.quatOffset + Int(quats[o + 2])]
-                let d = max(0, 1 - a * a - b * b - c * c).squareRoot()
-                switch mode {
-                case 0: q = SIMD4(d, a, b, c)
-                case 1: q = SIMD4(a, d, b, c)
-                case 2: q = SIMD4(a, b, d, c)
-                default: q = SIMD4(a, b, c, d)
-                }
-                let length = (q * q).sum().squareRoot()
-                q = length > 0 ? q / length : SIMD4(1, 0, 0, 0)
-            } else {
+            let a = t[Self.quatOffset + Int(quats[o])]
+            let b = t[Self.quatOffset + Int(quats[o + 1])]
+            let c = t[Self.quatOffset + Int(quats[o + 2])]
+            let d = max(0, 1 - a * a - b * b - c * c).squareRoot()
+            var w = mode == 0 ? d : a
+            var x = mode == 0 ? a : (mode == 1 ? d : b)
+            var y = mode <= 1 ? b : (mode == 2 ? d : c)
+            var z = mode == 3 ? d : c
+            // |q| ≥ 1 when d is clamped to 0, and d > 0 otherwise: the length is never 0.
+            let inverse = 1 / (w * w + x * x + y * y + z * z).squareRoot()
+            w *= inverse; x *= inverse; y *= inverse; z *= inverse
+            if mode < 0 {
+                w = 1; x = 0; y = 0; z = 0
                 report.badQuaternions += 1
                 report.firstBadQuaternion = min(report.firstBadQuaternion, i)
             }
-            rw[i] = q.x
-            rx[i] = q.y
-            ry[i] = q.z
-            rz[i] = q.w
+            rw[i] = w
+            rx[i] = x
+            ry[i] = y
+            rz[i] = z
 
             sx[i] = t[Self.scaleOffset + Int(scales[o])]
             sy[i] = t[Self.scaleOffset + 256 + Int(scales[o + 1])]
