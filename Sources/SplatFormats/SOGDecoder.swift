@@ -169,7 +169,7 @@ public enum SOGDecoder {
 }
 
 /// The files of one SOG scene, from a zip in memory or a folder on disk.
-private struct SOGFileSet: @unchecked Sendable {
+private struct SOGFileSet {
     private let archive: ZipArchive?
     private let folder: String?
     private let metaPath: String?
