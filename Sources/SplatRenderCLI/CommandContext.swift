@@ -8,21 +8,24 @@ final class CommandContext {
     let stdin: InputSource
     let stdout: OutputSink
     let stderr: OutputSink
+    /// Where result text goes: stdout, unless stdout carries binary output (`--out -`).
+    var textSink: OutputSink
 
     init(parsed: ParsedCommand, stdin: InputSource, stdout: OutputSink, stderr: OutputSink) {
         self.parsed = parsed
         self.stdin = stdin
         self.stdout = stdout
         self.stderr = stderr
+        textSink = stdout
     }
 
     var quiet: Bool { parsed.flag("quiet") }
     var verbose: Bool { parsed.flag("verbose") && !quiet }
 
-    /// A result line on stdout (unless --quiet).
+    /// A result line on the text sink (unless --quiet).
     func say(_ text: String) {
         guard !quiet else { return }
-        stdout.write(text.hasSuffix("\n") ? text : text + "\n")
+        textSink.write(text.hasSuffix("\n") ? text : text + "\n")
     }
 
     /// A warning on stderr (unless --quiet).

@@ -52,6 +52,8 @@ enum ConvertCommand {
         report.decision = decision
         if target != nil || options.flip {
             report.time("convert_frame") { decision.apply(to: scene, threads: options.threads) }
+            // The safe-orbit hints describe elevations about the old up axis.
+            if !decision.conversion.isIdentity { scene.cameraHints = nil }
         }
         let frameKnown = target != nil || decision.reason != .formatDefault || decoded.header.format != .spz
         let dataFrame: CoordinateSystem? = frameKnown ? decision.renderFrame : nil
@@ -68,7 +70,12 @@ enum ConvertCommand {
                 try encoding.encode(scene, spzVersion: parsed.integer("spz-version"))
             }
         } catch {
-            report.failed(error.inFile(outPath), error.kind == .invalidArgument ? .usage : .internalError)
+            let code: ExitCode = switch error.kind {
+            case .invalidArgument: .usage
+            case .empty: .dataError
+            default: .internalError
+            }
+            report.failed(error.inFile(outPath), code)
             return report.exitCode
         }
         do throws(SplatError) {
@@ -107,12 +114,15 @@ enum SceneEncoding: String {
         if lower.hasSuffix(".ply") { self = .ply } else if lower.hasSuffix(".spz") { self = .spz } else { return nil }
     }
 
+    /// Encodes `scene`; SPZ records `scene.declaredFrame` and `scene.cameraHints` as extensions.
     func encode(_ scene: SplatScene, spzVersion: Int?) throws(SplatError) -> [UInt8] {
         switch self {
         case .ply:
             return PLYEncoder.encode(scene)
         case .spz:
-            throw SplatError(.unsupported, "SPZ output is not available yet")
+            var options = SPZEncoder.Options(version: spzVersion ?? 4, declaredFrame: scene.declaredFrame)
+            options.cameraHints = scene.cameraHints
+            return try SPZEncoder.encode(scene, options: options)
         }
     }
 }

@@ -1,0 +1,74 @@
+import SplatCore
+import SplatRender
+
+/// A camera as the command line gives it: any of position, target and up may be missing, and
+/// the missing parts come from `AutoFramer` (the robust framing of `rendering.md` 11). All
+/// coordinates are in the render frame (after the frame conversion).
+public struct CameraRequest: Sendable, Equatable {
+    public var position: SIMD3<Double>?
+    public var target: SIMD3<Double>?
+    public var up: SIMD3<Double>?
+    public var fovYDegrees: Double
+
+    public init(position: SIMD3<Double>? = nil, target: SIMD3<Double>? = nil, up: SIMD3<Double>? = nil,
+                fovYDegrees: Double = 50) {
+        self.position = position
+        self.target = target
+        self.up = up
+        self.fovYDegrees = fovYDegrees
+    }
+
+    /// The camera used and how each part was chosen.
+    public struct Resolved: Sendable {
+        public var camera: Camera
+        /// "option" or "auto" for each of position, target and up.
+        public var positionSource: String
+        public var targetSource: String
+        public var upSource: String
+
+        var json: JSONValue {
+            .object([
+                ("position", .vector(camera.position)),
+                ("target", .vector(camera.target)),
+                ("up", .vector(camera.up)),
+                ("fov_y_degrees", .double(camera.fovYDegrees)),
+                ("near", .double(camera.near)),
+                ("position_source", .string(positionSource)),
+                ("target_source", .string(targetSource)),
+                ("up_source", .string(upSource)),
+            ])
+        }
+
+        var summary: String {
+            func v(_ p: SIMD3<Double>) -> String {
+                "(" + [p.x, p.y, p.z].map { String(($0 * 10000).rounded() / 10000) }.joined(separator: ", ") + ")"
+            }
+            return "position \(v(camera.position)) [\(positionSource)], target \(v(camera.target)) [\(targetSource)], up \(v(camera.up)) [\(upSource)], vertical fov \(camera.fovYDegrees)°"
+        }
+    }
+
+    /// Fills in what is missing: no camera → the automatic three-quarter view; only a position →
+    /// look at the framed centre; only a target → the automatic view's offset around that target.
+    /// A given `up` also orients the automatic orbit.
+    public func resolve(for scene: SplatScene, width: Int, height: Int) -> Resolved {
+        if let position, let target {
+            let camera = Camera(position: position, target: target, up: up ?? SIMD3(0, 1, 0), fovYDegrees: fovYDegrees)
+            return Resolved(camera: camera, positionSource: "option", targetSource: "option",
+                            upSource: up == nil ? "default" : "option")
+        }
+        let framing = AutoFramer.frame(scene, width: width, height: height, fovYDegrees: fovYDegrees,
+                                       up: up ?? SIMD3(0, 1, 0))
+        let auto = framing.camera(azimuthDegrees: AutoFramer.defaultAzimuthDegrees,
+                                  elevationDegrees: AutoFramer.defaultElevationDegrees, fovYDegrees: fovYDegrees)
+        var camera = auto
+        if let position {
+            camera.position = position
+            camera.target = auto.target
+        } else if let target {
+            camera.position = target + (auto.position - auto.target)
+            camera.target = target
+        }
+        return Resolved(camera: camera, positionSource: position == nil ? "auto" : "option",
+                        targetSource: target == nil ? "auto" : "option", upSource: up == nil ? "auto" : "option")
+    }
+}
