@@ -49,6 +49,8 @@ public enum SOGDecoder {
         let fields = ["means.files[0]", "means.files[1]", "quats.files[0]", "scales.files[0]", "sh0.files[0]",
                       "shN.files[0]", "shN.files[1]"]
 
+        // Deflated entries are inflated all at once below: bound their sum, not only each one.
+        try files.checkInflatedTotal(of: names)
         // Encoded bytes of every image: borrowed for stored entries and files, inflated otherwise.
         let encoded = try parallelMap(names.count) { (i: Int) throws(SplatError) -> RetainedBytes in
             try files.contents(of: names[i], field: fields[i])
@@ -231,6 +233,20 @@ private struct SOGFileSet {
             return try archive.contents(of: entry, limits: limits)
         }
         return try readFile(path(of: name), field: field)
+    }
+
+    /// Checks the summed sizes of the deflated archive entries among `names` against the ceiling.
+    func checkInflatedTotal(of names: [String]) throws(SplatError) {
+        guard let archive else { return }
+        var total = 0
+        for name in names {
+            guard let entry = archive.entry(named: name), entry.method != 0 else { continue }
+            guard let sum = CheckedSize.add(total, entry.uncompressedSize) else {
+                throw SplatError(.tooLarge, "inflated image entries overflow a 64-bit size", file: sceneLabel)
+            }
+            total = sum
+        }
+        try limits.checkIntermediate(bytes: total, what: "the scene's inflated image entries", file: sceneLabel)
     }
 
     private func readFile(_ path: String, field: String) throws(SplatError) -> RetainedBytes {

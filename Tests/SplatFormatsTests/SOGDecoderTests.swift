@@ -418,6 +418,18 @@ struct SOGDecoderTests {
         #expect(kind(decode(try bundle(meta: setting(meta, "shN", nil), images: images), limits: DecodeLimits(maxDecodedBytes: 200))) == .tooLarge)
     }
 
+    @Test func inflatedEntriesAreBoundedTogether() throws {
+        let (meta, images) = try tinyParts()
+        var items = [TestZipWriter.Item(name: "meta.json", data: Array(try JSONSerialization.data(withJSONObject: meta)))]
+        for (name, data) in images.sorted(by: { $0.key < $1.key }) { items.append(.init(name: name, data: data, method: 8)) }
+        let total = images.values.map(\.count).reduce(0, +)
+        #expect(images.values.allSatisfy { $0.count < 300 } && total > 300)
+        // The scene (276 bytes) and each entry fit under 300 bytes; the seven entries together do not.
+        let result = decode(TestZipWriter.build(items), limits: DecodeLimits(maxDecodedBytes: 300))
+        #expect(kind(result) == .tooLarge)
+        if case .failure(let e) = result { #expect(e.message.contains("inflated image entries")) }
+    }
+
     @Test func sceneCeilingIsCheckedFirst() throws {
         let result = decode(Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.vector("tiny.sog")))),
                             limits: DecodeLimits(maxDecodedBytes: 100))
