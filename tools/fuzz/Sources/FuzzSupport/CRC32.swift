@@ -1,0 +1,29 @@
+/// CRC-32 (IEEE, as gzip and zip use it), so the wrappers below can emit containers whose
+/// checksums are right and the fuzzer's mutations reach the payload parsers.
+public enum CRC32 {
+    static let table: [UInt32] = (0..<256).map { n in
+        var c = UInt32(n)
+        for _ in 0..<8 { c = (c & 1) != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+        return c
+    }
+
+    public static func checksum<C: Collection>(_ bytes: C) -> UInt32 where C.Element == UInt8 {
+        var c: UInt32 = 0xFFFF_FFFF
+        for b in bytes { c = table[Int((c ^ UInt32(b)) & 0xFF)] ^ (c >> 8) }
+        return c ^ 0xFFFF_FFFF
+    }
+}
+
+extension Array where Element == UInt8 {
+    mutating func appendLE<T: FixedWidthInteger>(_ value: T) {
+        Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) }
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// A little-endian integer at `offset`, or nil past the end.
+    func readLE<T: FixedWidthInteger>(_ type: T.Type, at offset: Int) -> T? {
+        guard offset >= 0, offset <= count - MemoryLayout<T>.size else { return nil }
+        return T(littleEndian: loadUnaligned(fromByteOffset: offset, as: T.self))
+    }
+}
