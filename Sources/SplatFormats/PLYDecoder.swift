@@ -206,7 +206,8 @@ public enum PLYDecoder {
     // MARK: - ASCII
 
     private static func skipASCIIElements(_ header: PLYHeader, before target: Int, _ stream: inout PLYASCIITokens) throws(SplatError) {
-        for element in header.elements[..<target] {
+        // Elements without properties have no tokens, however many rows they declare.
+        for element in header.elements[..<target] where !element.properties.isEmpty {
             for row in 0..<element.count {
                 for p in element.properties {
                     if p.isList {

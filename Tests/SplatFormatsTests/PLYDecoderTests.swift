@@ -109,7 +109,7 @@ struct PLYDecoderTests {
         for entry in Self.corpusFiles {
             let path = Fixtures.corpusFile(entry.file)
             let sample = try SplatRefSampler.sample(path)
-            #expect(sample.indices.count == min(entry.count, sample.indices.count) && sample.indices.count >= min(entry.count, 40))
+            #expect(sample.indices.count >= min(entry.count, 40))
             let decoded = try Self.decode(try fileBytes(path))
             let problems = SplatRefSampler.mismatches(decoded.scene, sample)
             #expect(problems.isEmpty, "\(entry.file): \(problems.prefix(5))")
