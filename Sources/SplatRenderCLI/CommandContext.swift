@@ -41,8 +41,8 @@ final class CommandContext {
     }
 
     /// Ends a `render` or `convert` run: prints the error (if any), writes `--report FILE.json`,
-    /// prints the report for `--verbose --json` to `reportSink` (stdout unless that carries an
-    /// image), and returns the exit status.
+    /// prints the report for `--json` (alone or with `--verbose`) to `reportSink` (stdout unless
+    /// that carries an image), and returns the exit status.
     func finish(_ report: RunReport, _ status: ExitCode, reportSink: OutputSink? = nil) -> Int32 {
         var status = status
         report.exitCode = status
@@ -53,7 +53,7 @@ final class CommandContext {
             stderr.write("error: cannot write the report: \(failure.description)\n")
             if status == .ok { status = .cannotCreate }
         }
-        if verbose && parsed.flag("json") {
+        if !quiet && parsed.flag("json") {
             (reportSink ?? stdout).write(report.json.serialized() + "\n")
         }
         return status.rawValue

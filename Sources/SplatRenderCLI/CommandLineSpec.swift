@@ -141,8 +141,8 @@ public enum CommandLineSpec {
                    "print nothing but errors"),
 
         // info
-        OptionSpec("json", .flag, for: [.info, .render],
-                   "info: print the report as JSON; render: with --verbose, print the run report as JSON"),
+        OptionSpec("json", .flag, for: [.info, .render, .convert],
+                   "print the report as JSON instead of text (render and convert: the run report of --report)"),
         OptionSpec("bounds", .flag, for: [.info],
                    "also decode the scene and report the bounds of the stored positions"),
 

@@ -94,6 +94,7 @@ enum ConvertCommand {
         ]))
 
         for warning in report.warnings { context.warn(warning) }
+        guard !parsed.flag("json") else { return .ok }
         if context.verbose {
             context.say("frame: \(decision.summary)" + (target == nil && !options.flip ? " (values written unconverted)" : ""))
             context.say("timings: \(report.timingSummary)")

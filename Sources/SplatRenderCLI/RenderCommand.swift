@@ -117,7 +117,7 @@ enum RenderCommand {
             context.say("render: \(result.stats.visibleSplats) of \(scene.count) splats visible, \(result.stats.tilePairs) tile pairs, coverage \((result.coverage * 1000).rounded() / 10)%")
             context.say("timings: \(report.timingSummary)")
         }
-        if !(context.verbose && parsed.flag("json")) {
+        if !parsed.flag("json") {
             let kind = image.hasAlpha ? "RGBA" : "RGB"
             context.say("wrote \(outPath == "-" ? "PNG to standard output" : outPath): \(image.width)x\(image.height) \(kind), \(scene.count) splats")
         }

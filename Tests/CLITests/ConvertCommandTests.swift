@@ -99,4 +99,43 @@ func sceneDifferences(_ a: SplatScene, _ b: SplatScene, tolerance: Float = 1e-6)
         let wrongOption = runCLI(["convert", source, dir.appendingPathComponent("x.ply").path, "--spz-version", "3"])
         #expect(wrongOption.status == 64)
     }
+
+    @Test func spzOutputRecordsAKnownFrameOnly() throws {
+        let dir = try Fixtures.temporaryDirectory("cli-convert-spz")
+        // PLY's RDF convention is known: the SPZ says so, and reads back as the PLY's values.
+        let fromPLY = dir.appendingPathComponent("tiny.spz").path
+        let run = runCLI(["convert", Fixtures.vector("tiny-3dgs-le.ply"), fromPLY, "--spz-version", "3"])
+        #expect(run.status == 0, "\(run.err.text)")
+        let spz = try SplatFile.decode(path: fromPLY)
+        #expect(spz.header.format == .spz && spz.header.version == 3)
+        #expect(spz.scene.declaredFrame == .rdf)
+        #expect(spz.scene.model == .antialiased)
+        let ply = try SplatFile.decode(path: Fixtures.vector("tiny-3dgs-le.ply")).scene
+        for i in 0..<ply.count {
+            // 12 fractional bits: positions within half a step.
+            #expect(abs(spz.scene.x[i] - ply.x[i]) <= 0.5 / 4096 + 1e-7)
+            #expect(abs(spz.scene.y[i] - ply.y[i]) <= 0.5 / 4096 + 1e-7)
+            #expect(abs(spz.scene.z[i] - ply.z[i]) <= 0.5 / 4096 + 1e-7)
+        }
+
+        // An undeclared SPZ's frame is the open question: nothing is recorded, nothing converted.
+        let copy = dir.appendingPathComponent("copy.spz").path
+        let plain = runCLI(["convert", Fixtures.vector("minimal-v4.spz"), copy])
+        #expect(plain.status == 0, "\(plain.err.text)")
+        #expect(plain.out.text.contains("frame not recorded"))
+        let original = try SplatFile.decode(path: Fixtures.vector("minimal-v4.spz")).scene
+        let copied = try SplatFile.decode(path: copy).scene
+        #expect(copied.declaredFrame == nil)
+        #expect(sceneDifferences(original, copied, tolerance: 1e-6).isEmpty, "\(sceneDifferences(original, copied))")
+
+        // --to-frame converts from the SPZ default (RUB) and records the target.
+        let rdf = dir.appendingPathComponent("rdf.spz").path
+        let converted = runCLI(["convert", Fixtures.vector("minimal-v4.spz"), rdf, "--to-frame", "RDF"])
+        #expect(converted.status == 0, "\(converted.err.text)")
+        let back = try SplatFile.decode(path: rdf).scene
+        #expect(back.declaredFrame == .rdf)
+        for i in 0..<original.count {
+            #expect(back.x[i] == original.x[i] && back.y[i] == -original.y[i] && back.z[i] == -original.z[i])
+        }
+    }
 }

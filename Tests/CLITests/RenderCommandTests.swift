@@ -114,4 +114,21 @@ import TestSupport
         #expect(degenerate.status == 64)
         #expect(degenerate.err.text.hasPrefix("error: invalid_argument: "))
     }
+
+    @Test func standardInputSceneWithJSONReport() throws {
+        let dir = try Fixtures.temporaryDirectory("cli-render-stdin")
+        let out = dir.appendingPathComponent("seal.png").path
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.vector("minimal.splat"))))
+        let run = runCLI(["render", "-", "--format", "splat", "--out", out, "--resolution", "24x20", "--json"], stdin: bytes)
+        #expect(run.status == 0, "\(run.err.text)")
+        let report = try jsonObject(run.out)
+        #expect(report["input"] as? String == "-")
+        #expect(report["format"] as? String == "splat")
+        #expect(report["count"] as? Int == 4)
+        let outputs = try #require(report["outputs"] as? [[String: Any]])
+        #expect(outputs.first?["path"] as? String == out)
+        let image = try PNGReader.read(path: out)
+        #expect(image.width == 24 && image.height == 20)
+        #expect(outputs.first?["bytes"] as? Int == (try FileManager.default.attributesOfItem(atPath: out)[.size] as? Int))
+    }
 }
