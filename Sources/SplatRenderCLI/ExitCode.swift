@@ -5,13 +5,13 @@ import SplatCore
 /// | code | name | when |
 /// |---:|---|---|
 /// | 0 | `ok` | success; also `info` on a file over the decode ceiling (it is reported, not refused) |
-/// | 64 | `usage` | bad command line: unknown option, missing or malformed value, wrong arguments (EX_USAGE) |
+/// | 64 | `usage` | bad command line: unknown option, missing or malformed value, wrong arguments, a camera with no defined orientation (EX_USAGE) |
 /// | 65 | `dataError` | the input is not a valid or supported splat file: every decode error kind except `too_large` and `io` (EX_DATAERR) |
 /// | 66 | `noInput` | the input cannot be opened or read: error kind `io` while reading (EX_NOINPUT) |
 /// | 70 | `internalError` | a bug inside splatrender (EX_SOFTWARE) |
 /// | 73 | `cannotCreate` | an output file or report cannot be created or written (EX_CANTCREAT) |
 /// | 74 | `outputIOError` | writing to standard output failed, e.g. a closed pipe (EX_IOERR) |
-/// | 75 | `tooLarge` | the decode was refused by the ceiling (`too_large`): the declared decoded size exceeds `--max-decoded-bytes`; retrying with a higher limit may succeed (EX_TEMPFAIL) |
+/// | 75 | `tooLarge` | refused by a resource ceiling (`too_large`): the declared decoded size exceeds `--max-decoded-bytes`, or a frame needs more tile pairs than the renderer's budget; a higher limit may succeed (EX_TEMPFAIL) |
 /// | 124 | `timeout` | a deadline expired (error kind `timeout`; the convention of timeout(1)) |
 ///
 /// Every failure also prints one line to standard error:
