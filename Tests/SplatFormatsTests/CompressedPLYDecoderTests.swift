@@ -7,17 +7,17 @@ import TestSupport
 @Suite("CompressedPLYDecoder")
 struct CompressedPLYDecoderTests {
     static func decode(_ bytes: [UInt8], limits: DecodeLimits = DecodeLimits()) throws(SplatError) -> DecodedScene {
-        try withBytes(bytes) { raw throws(SplatError) in try CompressedPLYDecoder.decode(raw, file: "test.compressed.ply", limits: limits) }
+        try withTestBytes(bytes) { raw throws(SplatError) in try CompressedPLYDecoder.decode(raw, file: "test.compressed.ply", limits: limits) }
     }
 
     static func header(_ bytes: [UInt8]) throws(SplatError) -> SceneHeader {
-        try withBytes(bytes) { raw throws(SplatError) in try CompressedPLYDecoder.readHeader(raw, file: "test.compressed.ply", limits: DecodeLimits()) }
+        try withTestBytes(bytes) { raw throws(SplatError) in try CompressedPLYDecoder.readHeader(raw, file: "test.compressed.ply", limits: DecodeLimits()) }
     }
 
     /// A compressed PLY with `n` splats of random packed words, `colorBounds` choosing the 18-
     /// or 12-property chunk, and `shBytes` f_rest bytes per splat (0 for no sh element).
     static func synthetic(n: Int, colorBounds: Bool, shBytes: Int, seed: UInt64 = 1) -> PLYTestFile {
-        var rng = SeededGenerator(seed: seed)
+        var rng = PLYTestRandom(seed: seed)
         let chunks = (n + 255) / 256
         var chunkProps = CompressedPLYDecoder.boundNames
         if colorBounds { chunkProps += CompressedPLYDecoder.colorBoundNames }
@@ -48,7 +48,7 @@ struct CompressedPLYDecoderTests {
     @Test("tiny-compressed.ply matches expected.json")
     func vector() throws {
         let expected = try #require(try Fixtures.expectedVectors()["tiny-compressed.ply"])
-        let bytes = try fileBytes(Fixtures.vector("tiny-compressed.ply"))
+        let bytes = try readFixtureBytes(Fixtures.vector("tiny-compressed.ply"))
         let decoded = try Self.decode(bytes)
         let problems = ExpectedSplats.mismatches(decoded.scene, expected: expected)
         #expect(problems.isEmpty, "\(problems)")
@@ -57,7 +57,7 @@ struct CompressedPLYDecoderTests {
         #expect(decoded.header.format == .compressedPLY)
         #expect(decoded.header.details["ply_format"] == "binary_little_endian")
         // The PLY entry point hands compressed files over.
-        let viaPLY = try withBytes(bytes) { raw throws(SplatError) in try PLYDecoder.decode(raw, file: nil, limits: DecodeLimits()) }
+        let viaPLY = try withTestBytes(bytes) { raw throws(SplatError) in try PLYDecoder.decode(raw, file: nil, limits: DecodeLimits()) }
         #expect(ExpectedSplats.mismatches(viaPLY.scene, expected: expected).isEmpty)
         let header = try Self.header(bytes)
         #expect(header.count == 2 && header.shDegree == 1 && header.format == .compressedPLY)
@@ -71,7 +71,7 @@ struct CompressedPLYDecoderTests {
         for f in files {
             let name = try #require(f["file"] as? String)
             let path = Fixtures.corpusFile(name)
-            let bytes = try fileBytes(path)
+            let bytes = try readFixtureBytes(path)
             let header = try Self.header(bytes)
             #expect(header.count == f["splat_count"] as? Int)
             #expect(header.shDegree == f["sh_degree"] as? Int)
@@ -120,7 +120,7 @@ struct CompressedPLYDecoderTests {
     @Test("header rules: chunk count, sh count, endianness, types, size limit")
     func headerRules() throws {
         func kind(_ file: PLYTestFile, limits: DecodeLimits = DecodeLimits()) -> SplatErrorKind? {
-            errorKind { () throws(SplatError) in try Self.decode(file.bytes, limits: limits) }
+            thrownKind { () throws(SplatError) in try Self.decode(file.bytes, limits: limits) }
         }
         let good = Self.synthetic(n: 300, colorBounds: true, shBytes: 9)
         #expect(kind(good) == nil)

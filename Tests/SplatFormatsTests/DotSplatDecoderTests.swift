@@ -7,7 +7,7 @@ import TestSupport
 @Suite("DotSplatDecoder")
 struct DotSplatDecoderTests {
     static func decode(_ bytes: [UInt8]) throws(SplatError) -> DecodedScene {
-        try withBytes(bytes) { raw throws(SplatError) in try DotSplatDecoder.decode(raw, file: "t.splat", limits: DecodeLimits()) }
+        try withTestBytes(bytes) { raw throws(SplatError) in try DotSplatDecoder.decode(raw, file: "t.splat", limits: DecodeLimits()) }
     }
 
     static func record(position: SIMD3<Float>, sigma: SIMD3<Float>, rgba: [UInt8], rotation: [UInt8]) -> [UInt8] {
@@ -21,7 +21,7 @@ struct DotSplatDecoderTests {
     @Test("minimal.splat matches expected.json")
     func vector() throws {
         let expected = try #require(try Fixtures.expectedVectors()["minimal.splat"])
-        let decoded = try Self.decode(try fileBytes(Fixtures.vector("minimal.splat")))
+        let decoded = try Self.decode(try readFixtureBytes(Fixtures.vector("minimal.splat")))
         let problems = ExpectedSplats.mismatches(decoded.scene, expected: expected)
         #expect(problems.isEmpty, "\(problems)")
         #expect(decoded.scene.conventionalFrame == .rdf)
@@ -33,18 +33,18 @@ struct DotSplatDecoderTests {
     func badSizes() throws {
         let expected = try Fixtures.expectedVectors()
         let want = try #require(expected["bad-size.splat"]?["error"] as? String)
-        let bytes = try fileBytes(Fixtures.vector("bad-size.splat"))
+        let bytes = try readFixtureBytes(Fixtures.vector("bad-size.splat"))
         do {
             _ = try Self.decode(bytes)
             Issue.record("bad-size.splat decoded")
         } catch {
             #expect(error.kind.rawValue == want)
         }
-        #expect(errorKind { () throws(SplatError) in try Self.decode([]) } == .empty)
-        #expect(errorKind { () throws(SplatError) in try withBytes([]) { raw throws(SplatError) in
+        #expect(thrownKind { () throws(SplatError) in try Self.decode([]) } == .empty)
+        #expect(thrownKind { () throws(SplatError) in try withTestBytes([]) { raw throws(SplatError) in
             try DotSplatDecoder.readHeader(raw, file: nil, limits: DecodeLimits()) } } == .empty)
-        #expect(errorKind { () throws(SplatError) in try Self.decode([UInt8](repeating: 0, count: 31)) } == .badSize)
-        #expect(errorKind { () throws(SplatError) in try withBytes([UInt8](repeating: 0, count: 64)) { raw throws(SplatError) in
+        #expect(thrownKind { () throws(SplatError) in try Self.decode([UInt8](repeating: 0, count: 31)) } == .badSize)
+        #expect(thrownKind { () throws(SplatError) in try withTestBytes([UInt8](repeating: 0, count: 64)) { raw throws(SplatError) in
             try DotSplatDecoder.decode(raw, file: nil, limits: DecodeLimits(maxDecodedBytes: 111)) } } == .tooLarge)
     }
 
@@ -56,8 +56,8 @@ struct DotSplatDecoderTests {
         for f in files {
             let name = try #require(f["file"] as? String)
             let path = Fixtures.corpusFile(name)
-            let bytes = try fileBytes(path)
-            let header = try withBytes(bytes) { raw throws(SplatError) in try DotSplatDecoder.readHeader(raw, file: name, limits: DecodeLimits()) }
+            let bytes = try readFixtureBytes(path)
+            let header = try withTestBytes(bytes) { raw throws(SplatError) in try DotSplatDecoder.readHeader(raw, file: name, limits: DecodeLimits()) }
             #expect(header.count == f["splat_count"] as? Int)
             #expect(header.shDegree == f["sh_degree"] as? Int)
             let decoded = try Self.decode(bytes)

@@ -6,26 +6,26 @@ import TestSupport
 
 /// Decodes bytes with a decoder entry point, turning the closure-based buffer access into a
 /// typed throw.
-func withBytes<T>(_ bytes: [UInt8], _ body: (UnsafeRawBufferPointer) throws(SplatError) -> T) throws(SplatError) -> T {
+func withTestBytes<T>(_ bytes: [UInt8], _ body: (UnsafeRawBufferPointer) throws(SplatError) -> T) throws(SplatError) -> T {
     let result: Result<T, SplatError> = bytes.withUnsafeBytes { raw in Result { () throws(SplatError) in try body(raw) } }
     return try result.get()
 }
 
 /// The kind of error `body` throws, or nil when it succeeds.
-func errorKind<T>(_ body: () throws(SplatError) -> T) -> SplatErrorKind? {
+func thrownKind<T>(_ body: () throws(SplatError) -> T) -> SplatErrorKind? {
     do { _ = try body(); return nil } catch { return error.kind }
 }
 
-func fileBytes(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
+func readFixtureBytes(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
 
 @Suite("PLYDecoder")
 struct PLYDecoderTests {
     static func decode(_ bytes: [UInt8], limits: DecodeLimits = DecodeLimits()) throws(SplatError) -> DecodedScene {
-        try withBytes(bytes) { raw throws(SplatError) in try PLYDecoder.decode(raw, file: "test.ply", limits: limits) }
+        try withTestBytes(bytes) { raw throws(SplatError) in try PLYDecoder.decode(raw, file: "test.ply", limits: limits) }
     }
 
     static func header(_ bytes: [UInt8], limits: DecodeLimits = DecodeLimits()) throws(SplatError) -> SceneHeader {
-        try withBytes(bytes) { raw throws(SplatError) in try PLYDecoder.readHeader(raw, file: "test.ply", limits: limits) }
+        try withTestBytes(bytes) { raw throws(SplatError) in try PLYDecoder.readHeader(raw, file: "test.ply", limits: limits) }
     }
 
     // MARK: - Test vectors
@@ -33,7 +33,7 @@ struct PLYDecoderTests {
     @Test("tiny 3DGS vectors match expected.json", arguments: ["tiny-3dgs-le.ply", "tiny-3dgs-ascii.ply", "tiny-3dgs-be.ply"])
     func vectors(name: String) throws {
         let expected = try #require(try Fixtures.expectedVectors()[name])
-        let bytes = try fileBytes(Fixtures.vector(name))
+        let bytes = try readFixtureBytes(Fixtures.vector(name))
         let decoded = try Self.decode(bytes)
         #expect(ExpectedSplats.mismatches(decoded.scene, expected: expected).isEmpty,
                 "\(ExpectedSplats.mismatches(decoded.scene, expected: expected))")
@@ -65,7 +65,7 @@ struct PLYDecoderTests {
         #expect(bad.count >= 3)
         for name in bad {
             let want = try #require(vectors[name]?["error"] as? String)
-            let bytes = try fileBytes(Fixtures.vector(name))
+            let bytes = try readFixtureBytes(Fixtures.vector(name))
             do {
                 _ = try Self.decode(bytes)
                 Issue.record("\(name) decoded; expected \(want)")
@@ -93,7 +93,7 @@ struct PLYDecoderTests {
     func corpusCounts() throws {
         #expect(Self.corpusFiles.count == 5)
         for entry in Self.corpusFiles {
-            let bytes = try fileBytes(Fixtures.corpusFile(entry.file))
+            let bytes = try readFixtureBytes(Fixtures.corpusFile(entry.file))
             let header = try Self.header(bytes)
             #expect(header.count == entry.count, "\(entry.file)")
             #expect(header.shDegree == entry.degree, "\(entry.file)")
@@ -110,7 +110,7 @@ struct PLYDecoderTests {
             let path = Fixtures.corpusFile(entry.file)
             let sample = try SplatRefSampler.sample(path)
             #expect(sample.indices.count >= min(entry.count, 40))
-            let decoded = try Self.decode(try fileBytes(path))
+            let decoded = try Self.decode(try readFixtureBytes(path))
             let problems = SplatRefSampler.mismatches(decoded.scene, sample)
             #expect(problems.isEmpty, "\(entry.file): \(problems.prefix(5))")
         }
@@ -195,7 +195,7 @@ struct PLYDecoderTests {
     func propertiesByName() throws {
         let names = PLYTestFile.gaussianNames(dim: 3)
         var shuffled = names
-        var generator = SeededGenerator(seed: 7)
+        var generator = PLYTestRandom(seed: 7)
         shuffled.shuffle(using: &generator)
         let ordered = try Self.decode(PLYTestFile(elements: [PLYTestFile.gaussianVertex(names: names, count: 9)]).bytes).scene
         let mixed = try Self.decode(PLYTestFile(elements: [PLYTestFile.gaussianVertex(names: shuffled + ["extra"], count: 9)]).bytes).scene
@@ -238,8 +238,8 @@ struct PLYDecoderTests {
         let props = ["x", "y", "z"].map { PLYTestFile.Property($0) } + ["red", "green", "blue"].map { PLYTestFile.Property($0, "uchar") }
         let file = PLYTestFile(elements: [.init(name: "vertex", properties: props,
                                                 rows: [[.scalar(1), .scalar(2), .scalar(3), .scalar(255), .scalar(0), .scalar(9)]])])
-        #expect(errorKind { () throws(SplatError) in try Self.decode(file.bytes) } == .notGaussian)
-        #expect(errorKind { () throws(SplatError) in try Self.header(file.bytes) } == .notGaussian)
+        #expect(thrownKind { () throws(SplatError) in try Self.decode(file.bytes) } == .notGaussian)
+        #expect(thrownKind { () throws(SplatError) in try Self.header(file.bytes) } == .notGaussian)
         // Missing one required property (rot_3) is the same error.
         let partial = PLYTestFile(elements: [PLYTestFile.gaussianVertex(names: PLYTestFile.gaussianNames(dim: 0).filter { $0 != "rot_3" }, count: 1)])
         do {
@@ -251,7 +251,7 @@ struct PLYDecoderTests {
         }
         // No vertex element at all.
         let faces = PLYTestFile(elements: [.init(name: "face", properties: [.init("i", "int")], rows: [[.scalar(1)]])])
-        #expect(errorKind { () throws(SplatError) in try Self.decode(faces.bytes) } == .notGaussian)
+        #expect(thrownKind { () throws(SplatError) in try Self.decode(faces.bytes) } == .notGaussian)
     }
 
     @Test("model comments: SplatRenderMode and antialiased, case-insensitive, last wins")
@@ -310,7 +310,7 @@ struct PLYDecoderTests {
         vertex.rows[0].append(.list([1, 2]))
         for encoding in [PLYTestFile.Encoding.littleEndian, .ascii] {
             let file = PLYTestFile(encoding: encoding, elements: [vertex])
-            #expect(errorKind { () throws(SplatError) in try Self.decode(file.bytes) } == .unsupported)
+            #expect(thrownKind { () throws(SplatError) in try Self.decode(file.bytes) } == .unsupported)
         }
     }
 
@@ -368,7 +368,7 @@ struct PLYDecoderTests {
         base.append("end_header")
         let body = [UInt8](repeating: 0, count: 17 * 4)
         func kind(_ lines: [String], limits: DecodeLimits = DecodeLimits()) -> SplatErrorKind? {
-            errorKind { () throws(SplatError) in try Self.header(Self.headerOnly(lines) + body, limits: limits) }
+            thrownKind { () throws(SplatError) in try Self.header(Self.headerOnly(lines) + body, limits: limits) }
         }
         #expect(kind(base) == nil)
         var lines = base; lines.insert("frobnicate 3", at: 2)
@@ -399,8 +399,8 @@ struct PLYDecoderTests {
                 "end_header past the header limit")
         lines = base; lines[0] = "PLY"
         #expect(kind(lines) == .badMagic, "no ply line")
-        #expect(errorKind { () throws(SplatError) in try Self.header([]) } == .badMagic)
-        #expect(errorKind { () throws(SplatError) in try Self.header(Array("solid cube\n".utf8)) } == .badMagic)
+        #expect(thrownKind { () throws(SplatError) in try Self.header([]) } == .badMagic)
+        #expect(thrownKind { () throws(SplatError) in try Self.header(Array("solid cube\n".utf8)) } == .badMagic)
 
         // f_rest: gaps or counts other than 0/9/24/45/72.
         for restNames in [(0..<9).map { $0 == 5 ? "f_rest_9" : "f_rest_\($0)" }, (0..<10).map { "f_rest_\($0)" },
@@ -424,7 +424,7 @@ struct PLYDecoderTests {
         #expect(bytes.count > 1_000_000 && bytes.count < 1 << 20)
         #expect(try Self.header(bytes).count == 1)
         lines.insert(contentsOf: Array(repeating: comment, count: 50), at: 2)
-        #expect(errorKind { () throws(SplatError) in try Self.header(Self.headerOnly(lines)) } == .badHeader)
+        #expect(thrownKind { () throws(SplatError) in try Self.header(Self.headerOnly(lines)) } == .badHeader)
     }
 
     @Test("readHeader never reads the body")
@@ -438,27 +438,27 @@ struct PLYDecoderTests {
         #expect(header.shDegree == 2)
         #expect(header.model == .antialiased)
         #expect(header.details["ply_format"] == "binary_little_endian")
-        #expect(errorKind { () throws(SplatError) in try Self.decode(Self.headerOnly(lines)) } == .truncated)
+        #expect(thrownKind { () throws(SplatError) in try Self.decode(Self.headerOnly(lines)) } == .truncated)
     }
 
     @Test("huge declared counts are refused from the header before allocating")
     func hugeCounts() throws {
         let billion = Self.headerOnly(Self.validHeaderLines(count: 1_000_000_000) + ["end_header"]) + [UInt8](repeating: 0, count: 68)
-        #expect(errorKind { () throws(SplatError) in try Self.decode(billion) } == .tooLarge)
+        #expect(thrownKind { () throws(SplatError) in try Self.decode(billion) } == .tooLarge)
         // With a tiny ceiling, a small count whose body is absent is too_large, not truncated:
         // the size check comes from the header, before the body is looked at.
         let small = Self.headerOnly(Self.validHeaderLines(count: 1000) + ["end_header"])
-        #expect(errorKind { () throws(SplatError) in try Self.decode(small) } == .truncated)
-        #expect(errorKind { () throws(SplatError) in try Self.decode(small, limits: DecodeLimits(maxDecodedBytes: 1000)) } == .tooLarge)
+        #expect(thrownKind { () throws(SplatError) in try Self.decode(small) } == .truncated)
+        #expect(thrownKind { () throws(SplatError) in try Self.decode(small, limits: DecodeLimits(maxDecodedBytes: 1000)) } == .tooLarge)
         // ASCII: an impossible count is truncated before allocating.
         var ascii = Self.validHeaderLines(count: 10_000_000) + ["end_header"]
         ascii[1] = "format ascii 1.0"
-        #expect(errorKind { () throws(SplatError) in try Self.decode(Self.headerOnly(ascii) + Array("1 2 3\n".utf8)) } == .truncated)
+        #expect(thrownKind { () throws(SplatError) in try Self.decode(Self.headerOnly(ascii) + Array("1 2 3\n".utf8)) } == .truncated)
         // The maxSplats limit.
         var limits = DecodeLimits()
         limits.maxSplats = 10
         let eleven = PLYTestFile(elements: [PLYTestFile.gaussianVertex(names: PLYTestFile.gaussianNames(dim: 0), count: 11)])
-        #expect(errorKind { () throws(SplatError) in try Self.decode(eleven.bytes, limits: limits) } == .implausibleCount)
+        #expect(thrownKind { () throws(SplatError) in try Self.decode(eleven.bytes, limits: limits) } == .implausibleCount)
     }
 
     @Test("truncated bodies and empty files")
@@ -475,24 +475,24 @@ struct PLYDecoderTests {
         var ascii = file
         ascii.encoding = .ascii
         let text = ascii.bytes
-        #expect(errorKind { () throws(SplatError) in try Self.decode(Array(text.dropLast(12))) } == .truncated)
+        #expect(thrownKind { () throws(SplatError) in try Self.decode(Array(text.dropLast(12))) } == .truncated)
         var garbage = text
         garbage[garbage.count - 3] = UInt8(ascii: "q")
-        #expect(errorKind { () throws(SplatError) in try Self.decode(garbage) } == .corrupt)
+        #expect(thrownKind { () throws(SplatError) in try Self.decode(garbage) } == .corrupt)
 
         // A list element before the vertex that runs past the end.
         let lists = PLYTestFile.Element(name: "strip", properties: [.init("i", "int", listCount: "uint")], rows: [[.list([1, 2])]])
         var withList = PLYTestFile(elements: [lists, PLYTestFile.gaussianVertex(names: PLYTestFile.gaussianNames(dim: 0), count: 1)])
         withList.elements[0].declaredCount = 5
-        #expect(errorKind { () throws(SplatError) in try Self.decode(withList.bytes) } == .truncated)
+        #expect(thrownKind { () throws(SplatError) in try Self.decode(withList.bytes) } == .truncated)
 
         let empty = PLYTestFile(elements: [PLYTestFile.gaussianVertex(names: PLYTestFile.gaussianNames(dim: 0), count: 0)])
-        #expect(errorKind { () throws(SplatError) in try Self.decode(empty.bytes) } == .empty)
+        #expect(thrownKind { () throws(SplatError) in try Self.decode(empty.bytes) } == .empty)
     }
 }
 
 /// A small deterministic generator (SplitMix64) so shuffles and random scenes repeat.
-struct SeededGenerator: RandomNumberGenerator {
+struct PLYTestRandom: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

@@ -8,7 +8,7 @@ import TestSupport
 struct PLYEncoderTests {
     /// A scene of `n` random splats at `degree`, with unit quaternions and a few edge values.
     static func randomScene(n: Int, degree: Int, model: SplatModel, seed: UInt64) -> SplatScene {
-        var rng = SeededGenerator(seed: seed)
+        var rng = PLYTestRandom(seed: seed)
         let scene = SplatScene(count: n, shDegree: degree)
         scene.model = model
         for c in SplatScene.Column.allCases {
@@ -31,7 +31,7 @@ struct PLYEncoderTests {
     }
 
     static func decode(_ bytes: [UInt8], limits: DecodeLimits = DecodeLimits()) throws(SplatError) -> DecodedScene {
-        try withBytes(bytes) { raw throws(SplatError) in try PLYDecoder.decode(raw, file: "round.ply", limits: limits) }
+        try withTestBytes(bytes) { raw throws(SplatError) in try PLYDecoder.decode(raw, file: "round.ply", limits: limits) }
     }
 
     @Test("scene → PLYEncoder → PLYDecoder gives the same values", arguments: [
