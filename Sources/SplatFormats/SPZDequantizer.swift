@@ -214,7 +214,10 @@ enum SPZDequantizer {
     @inline(__always) private static func component(_ field: SIMD8<UInt32>) -> SIMD8<Float> {
         let magnitude = SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: field & 0x1FF))
         let v = sqrt1_2 * magnitude / 511
-        return v.replacing(with: -v, where: (field & 0x200) .!= 0)
+        // Multiplying by −1 (not SIMD's prefix minus, which is 0 − v) keeps a stored sign on a
+        // zero magnitude as −0, like the reference's scalar negation; an encoder can then write
+        // the same sign bit back.
+        return v * SIMD8<Float>(repeating: 1).replacing(with: -1, where: (field & 0x200) .!= 0)
     }
 
     @inline(__always) private static func storeSIMD(_ w: SIMD8<Float>, _ x: SIMD8<Float>, _ y: SIMD8<Float>, _ z: SIMD8<Float>,

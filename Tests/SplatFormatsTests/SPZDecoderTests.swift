@@ -142,12 +142,19 @@ enum SPZTestFiles {
             }
             rowFloats = names.count
             let body = end + marker.count, total = count * rowFloats
-            values = data[body..<body + 4 * total].withUnsafeBytes { raw in
-                (0..<total).map { Float(bitPattern: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self).littleEndian) }
+            var floats = [Float](repeating: 0, count: total)
+            floats.withUnsafeMutableBytes { dst in
+                data.withUnsafeBytes { src in dst.copyMemory(from: UnsafeRawBufferPointer(rebasing: src[body..<body + 4 * total])) }
             }
+            values = floats // little-endian host, as the reference files are
         }
 
         func value(_ name: String, _ i: Int) -> Float { values[i * rowFloats + names[name]!] }
+        /// A column reader with the name looked up once.
+        func column(_ name: String) -> (Int) -> Float {
+            let index = names[name]!, stride = rowFloats, values = values
+            return { values[$0 * stride + index] }
+        }
         var restCount: Int { names.keys.filter { $0.hasPrefix("f_rest_") }.count }
     }
 
@@ -516,26 +523,32 @@ struct SPZDecoderTests {
                 mismatches.append("splat \(i) \(what): \(ours) vs reference \(theirs)")
             }
         }
+        // Scalar reads of the columns: SIMD helpers are slow in debug builds.
+        let scales = [scene.logScaleX, scene.logScaleY, scene.logScaleZ], dcs = [scene.dcR, scene.dcG, scene.dcB]
+        let rotations = [scene.rotW, scene.rotX, scene.rotY, scene.rotZ], sh = scene.sh
+        let refX = reference.column("x"), refY = reference.column("y"), refZ = reference.column("z")
+        let refScales = (0..<3).map { reference.column("scale_\($0)") }, refDC = (0..<3).map { reference.column("f_dc_\($0)") }
+        let refRotations = (0..<4).map { reference.column("rot_\($0)") }, refOpacity = reference.column("opacity")
+        // Reference PLYs store f_rest channel-major: all red coefficients, then green, then blue.
+        let refRest = (0..<3 * dim).map { reference.column("f_rest_\($0)") }
         for i in 0..<min(scene.count, reference.count) {
-            check("x", i, scene.x[i], reference.value("x", i))
-            check("y", i, scene.y[i], reference.value("y", i))
-            check("z", i, scene.z[i], reference.value("z", i))
+            check("x", i, scene.x[i], refX(i))
+            check("y", i, scene.y[i], refY(i))
+            check("z", i, scene.z[i], refZ(i))
             for a in 0..<3 {
-                check("scale_\(a)", i, scene.logScale(i)[a], reference.value("scale_\(a)", i))
-                check("f_dc_\(a)", i, scene.dc(i)[a], reference.value("f_dc_\(a)", i))
+                check("scale_\(a)", i, scales[a][i], refScales[a](i))
+                check("f_dc_\(a)", i, dcs[a][i], refDC[a](i))
             }
             let alpha = scene.alpha[i]
             let logit = alpha >= 1 ? Float.infinity : alpha <= 0 ? -Float.infinity : Foundation.log(alpha / (1 - alpha))
-            check("opacity", i, logit, reference.value("opacity", i), tolerance: 1e-5 * max(1, abs(logit)))
-            let theirs = SIMD4<Float>((0..<4).map { reference.value("rot_\($0)", i) })
-            let ours = scene.rotation(i)
-            let sign: Float = (ours * theirs).sum() < 0 ? -1 : 1
-            for c in 0..<4 { check("rot_\(c)", i, ours[c], sign * theirs[c], tolerance: 2e-6) }
+            check("opacity", i, logit, refOpacity(i), tolerance: 1e-5 * max(1, abs(logit)))
+            var dot: Float = 0
+            for c in 0..<4 { dot += rotations[c][i] * refRotations[c](i) }
+            let sign: Float = dot < 0 ? -1 : 1
+            for c in 0..<4 { check("rot_\(c)", i, rotations[c][i], sign * refRotations[c](i), tolerance: 2e-6) }
             for k in 0..<dim {
-                let coefficient = scene.shCoefficient(i, k)
                 for c in 0..<3 {
-                    // Reference PLYs store f_rest channel-major: all red coefficients, then green, blue.
-                    check("sh[\(k)][\(c)]", i, coefficient[c], reference.value("f_rest_\(c * dim + k)", i))
+                    check("sh[\(k)][\(c)]", i, sh[(i * dim + k) * 3 + c], refRest[c * dim + k](i))
                 }
             }
         }
