@@ -3,24 +3,25 @@
 /// r = x − n·ln2 (two-part ln2), e^r from a degree-5 minimax polynomial. Relative error
 /// ≤ 2e−7 over the clamped range, far below one 8-bit level after blending.
 enum FastExp {
-    /// Inputs are clamped to [−87.3, 88.7], so the result is always a normal, finite float.
+    /// Inputs below −87.3 are raised to it (result ≈ 1e−38); inputs above 88.7 give garbage, so
+    /// callers mask lanes with a positive exponent (the renderer skips power > 0 anyway).
     @inline(__always)
     static func exp(_ input: SIMD16<Float>) -> SIMD16<Float> {
-        let x = input.clamped(lowerBound: SIMD16(repeating: -87.33654), upperBound: SIMD16(repeating: 88.72283))
+        typealias P = SIMD16<Float>
+        let x = input.atLeast(-87.33654)
         // Adding 1.5·2²³ rounds x·log₂e to the nearest integer and leaves that integer in the low
         // mantissa bits, which the shift below turns into an exponent field.
         let magic: Float = 12_582_912
         let shifted = x * 1.442_695_04 + magic
         let n = shifted - magic
-        var r = x - n * 0.693_359_375
-        r = r + n * 2.121_944_4e-4
+        let r = x.addingProduct(n, -0.693_359_375).addingProduct(n, 2.121_944_4e-4)
         var p = SIMD16<Float>(repeating: 1.987_569_15e-4)
-        p = p * r + 1.398_199_950_7e-3
-        p = p * r + 8.333_451_907_3e-3
-        p = p * r + 4.166_579_589_4e-2
-        p = p * r + 1.666_666_545_9e-1
-        p = p * r + 5.000_000_120_1e-1
-        let e = p * (r * r) + r + 1
+        p = P(repeating: 1.398_199_950_7e-3).addingProduct(p, r)
+        p = P(repeating: 8.333_451_907_3e-3).addingProduct(p, r)
+        p = P(repeating: 4.166_579_589_4e-2).addingProduct(p, r)
+        p = P(repeating: 1.666_666_545_9e-1).addingProduct(p, r)
+        p = P(repeating: 5.000_000_120_1e-1).addingProduct(p, r)
+        let e = (r + 1).addingProduct(p, r * r)
         let bits = unsafeBitCast(shifted, to: SIMD16<Int32>.self) &<< 23 &+ (127 << 23)
         return e * unsafeBitCast(bits, to: SIMD16<Float>.self)
     }
@@ -28,21 +29,21 @@ enum FastExp {
     /// The same on eight lanes.
     @inline(__always)
     static func exp8(_ input: SIMD8<Float>) -> SIMD8<Float> {
-        let x = input.clamped(lowerBound: SIMD8(repeating: -87.33654), upperBound: SIMD8(repeating: 88.72283))
+        typealias P = SIMD8<Float>
+        let x = input.atLeast(-87.33654)
         // Adding 1.5·2²³ rounds x·log₂e to the nearest integer and leaves that integer in the low
         // mantissa bits, which the shift below turns into an exponent field.
         let magic: Float = 12_582_912
         let shifted = x * 1.442_695_04 + magic
         let n = shifted - magic
-        var r = x - n * 0.693_359_375
-        r = r + n * 2.121_944_4e-4
+        let r = x.addingProduct(n, -0.693_359_375).addingProduct(n, 2.121_944_4e-4)
         var p = SIMD8<Float>(repeating: 1.987_569_15e-4)
-        p = p * r + 1.398_199_950_7e-3
-        p = p * r + 8.333_451_907_3e-3
-        p = p * r + 4.166_579_589_4e-2
-        p = p * r + 1.666_666_545_9e-1
-        p = p * r + 5.000_000_120_1e-1
-        let e = p * (r * r) + r + 1
+        p = P(repeating: 1.398_199_950_7e-3).addingProduct(p, r)
+        p = P(repeating: 8.333_451_907_3e-3).addingProduct(p, r)
+        p = P(repeating: 4.166_579_589_4e-2).addingProduct(p, r)
+        p = P(repeating: 1.666_666_545_9e-1).addingProduct(p, r)
+        p = P(repeating: 5.000_000_120_1e-1).addingProduct(p, r)
+        let e = (r + 1).addingProduct(p, r * r)
         let bits = unsafeBitCast(shifted, to: SIMD8<Int32>.self) &<< 23 &+ (127 << 23)
         return e * unsafeBitCast(bits, to: SIMD8<Float>.self)
     }

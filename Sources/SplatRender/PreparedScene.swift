@@ -97,7 +97,9 @@ final class PreparedScene: @unchecked Sendable {
         let c12 = m10 * m20 + m11 * m21 + m12 * m22
         let c22 = m20 * m20 + m21 * m21 + m22 * m22
 
-        let notPlusInfOrNaN: (SIMD8<Float>) -> SIMDMask<SIMD8<Int32>> = { $0 .< .infinity }
+        // exp8 is only valid up to 88.7; anything that large overflows Σ anyway (and the
+        // reference's exp gives +∞), so such splats are dropped. NaN fails the compare too.
+        let notPlusInfOrNaN: (SIMD8<Float>) -> SIMDMask<SIMD8<Int32>> = { $0 .< 88 }
         var ok = finite(px) .& finite(py) .& finite(pz)
         ok = ok .& finite(norm) .& (norm .> 0)
         ok = ok .& notPlusInfOrNaN(lx) .& notPlusInfOrNaN(ly) .& notPlusInfOrNaN(lz)

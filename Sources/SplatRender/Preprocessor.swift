@@ -85,8 +85,8 @@ struct Preprocessor {
         let invZ = 1 / tz
         // Jacobian at the lateral position clamped to 1.3× the half-FOV tangent (5.2); the
         // projected centre itself is not clamped.
-        let txc = tz * (tx * invZ).clamped(lowerBound: V(repeating: -view.limitX), upperBound: V(repeating: view.limitX))
-        let tyc = tz * (ty * invZ).clamped(lowerBound: V(repeating: -view.limitY), upperBound: V(repeating: view.limitY))
+        let txc = tz * (tx * invZ).within(-view.limitX, view.limitX)
+        let tyc = tz * (ty * invZ).within(-view.limitY, view.limitY)
         let j00 = view.fx * invZ, j11 = view.fy * invZ
         let j02 = -view.fx * txc * invZ * invZ
         let j12 = -view.fy * tyc * invZ * invZ
@@ -112,8 +112,7 @@ struct Preprocessor {
         var oEff = o
         if antialiased {
             let det = covA * covC - covB * covB
-            oEff = o * (det / detPlus).clamped(lowerBound: V(repeating: Self.antialiasFloor),
-                                               upperBound: V(repeating: .infinity)).squareRoot()
+            oEff = o * (det / detPlus).atLeast(Self.antialiasFloor).squareRoot()
         }
         mask = mask .& (detPlus .> 0) .& finite(detPlus) .& (oEff .>= Self.minAlpha)
         guard any(mask) else { return }
@@ -122,8 +121,7 @@ struct Preprocessor {
 
         // INRIA radius: 3σ of the larger eigenvalue, with the 0.1 floor on the discriminant (6.2).
         let mid = 0.5 * (aPlus + cPlus)
-        let disc = (mid * mid - detPlus).clamped(lowerBound: V(repeating: Self.discriminantFloor),
-                                                  upperBound: V(repeating: .infinity))
+        let disc = (mid * mid - detPlus).atLeast(Self.discriminantFloor)
         let radius = (3 * (mid + disc.squareRoot()).squareRoot()).rounded(.up)
         let u = view.fx * tx * invZ + view.cx
         let v = view.fy * ty * invZ + view.cy
@@ -134,16 +132,16 @@ struct Preprocessor {
         let zero = V(repeating: 0)
         // INRIA rectangle in its shifted pixel coordinates (u − 0.5, v − 0.5), truncated (7).
         let pu = u - 0.5, pv = v - 0.5
-        var minX = ((pu - radius) * 0.0625).clamped(lowerBound: zero, upperBound: gx).rounded(.towardZero)
-        var maxX = ((pu + radius + 15) * 0.0625).clamped(lowerBound: zero, upperBound: gx).rounded(.towardZero)
-        var minY = ((pv - radius) * 0.0625).clamped(lowerBound: zero, upperBound: gy).rounded(.towardZero)
-        var maxY = ((pv + radius + 15) * 0.0625).clamped(lowerBound: zero, upperBound: gy).rounded(.towardZero)
+        var minX = ((pu - radius) * 0.0625).atLeast(zero).atMost(gx).rounded(.towardZero)
+        var maxX = ((pu + radius + 15) * 0.0625).atLeast(zero).atMost(gx).rounded(.towardZero)
+        var minY = ((pv - radius) * 0.0625).atLeast(zero).atMost(gy).rounded(.towardZero)
+        var maxY = ((pv + radius + 15) * 0.0625).atLeast(zero).atMost(gy).rounded(.towardZero)
 
         // Opacity-aware box (6.3): α ≥ 1/255 only where the squared Mahalanobis distance is at most
         // k² = 2·ln(255·o_eff), i.e. within k·√a⁺ of u and k·√c⁺ of v. Intersecting it with the
         // rectangle removes only tiles that receive nothing. The margins cover float error in the
         // exponent (which grows with the splat's size) and in the fast log.
-        let logOpacity = FastLog.log(255 * oEff).clamped(lowerBound: zero, upperBound: V(repeating: .infinity))
+        let logOpacity = FastLog.log(255 * oEff).atLeast(0)
         let k = (2 * (logOpacity + 1e-3)).squareRoot()
         let boxX = k * aPlus.squareRoot() * (1 + 4e-6 * aPlus) + 1
         let boxY = k * cPlus.squareRoot() * (1 + 4e-6 * cPlus) + 1
@@ -151,7 +149,7 @@ struct Preprocessor {
         maxX = maxX.replacing(with: ((u + boxX) * 0.0625).rounded(.up), where: ((u + boxX) * 0.0625).rounded(.up) .< maxX)
         minY = minY.replacing(with: ((v - boxY) * 0.0625).rounded(.down), where: ((v - boxY) * 0.0625).rounded(.down) .> minY)
         maxY = maxY.replacing(with: ((v + boxY) * 0.0625).rounded(.up), where: ((v + boxY) * 0.0625).rounded(.up) .< maxY)
-        let tiles = (maxX - minX).clamped(lowerBound: zero, upperBound: gx) * (maxY - minY).clamped(lowerBound: zero, upperBound: gy)
+        let tiles = (maxX - minX).atLeast(zero).atMost(gx) * (maxY - minY).atLeast(zero).atMost(gy)
         mask = mask .& (tiles .> 0)
         guard any(mask) else { return }
 
@@ -213,10 +211,9 @@ struct Preprocessor {
                     }
                 }
                 // Clamp below only: colours above 1 are legal until the final pixel (9, 14).
-                let zero = V(repeating: 0)
-                red = (red + 0.5).clamped(lowerBound: zero, upperBound: V(repeating: .infinity))
-                green = (green + 0.5).clamped(lowerBound: zero, upperBound: V(repeating: .infinity))
-                blue = (blue + 0.5).clamped(lowerBound: zero, upperBound: V(repeating: .infinity))
+                        red = (red + 0.5).atLeast(0)
+                green = (green + 0.5).atLeast(0)
+                blue = (blue + 0.5).atLeast(0)
                 for lane in 0..<lanes {
                     let slot = first + j + lane
                     projected[slot].red = red[lane]

@@ -17,8 +17,6 @@ struct TileCompositor {
     static let maxAlpha: Float = 0.99
     static let minAlpha: Float = 1.0 / 255.0
     static let minTransmittance: Float = 1e-4
-    /// Splats gathered per batch (stack memory: 12 floats each).
-    static let batchCapacity = 256
 
     struct Output {
         var pixels: [UInt8]
@@ -51,142 +49,179 @@ struct TileCompositor {
     }
 
     /// Blends tile `t` and writes its pixels; returns the sum of 1 − T over its pixels.
+    ///
+    /// Splat-outer order: each splat visits only the rows, and the 8-pixel half rows, it can
+    /// reach (from the maxima of its exponent along rows and columns), updating T and S of that
+    /// half row, held in a 4 KiB stack block. Halves whose pixels have all stopped are skipped.
     private func renderTile(_ t: Int, lists: TileBinner.TileLists, projected: UnsafePointer<ProjectedSplat>,
                             out: UnsafeMutablePointer<UInt8>, channels: Int) -> Double {
-        typealias V = SIMD16<Float>
-        typealias Mask = SIMDMask<SIMD16<Int32>>
+        typealias V = SIMD8<Float>
+        typealias Mask = SIMDMask<SIMD8<Int32>>
         let tileX = t % view.tilesX, tileY = t / view.tilesX
         let x0 = tileX * 16, y0 = tileY * 16
         let columns = min(16, view.width - x0), rows = min(16, view.height - y0)
         let first = lists.start[t], end = lists.start[t + 1]
         let entries = lists.entries.base
-        let laneIndex = V(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
-        let pixelX = laneIndex + (Float(x0) + 0.5)
-        let columnMask: Mask = SIMD16<Int32>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) .< Int32(columns)
+        let pixelLeft = V(0, 1, 2, 3, 4, 5, 6, 7) + (Float(x0) + 0.5)
+        let pixelRight = pixelLeft + 8
+        let lane = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
+        let validLeft: Mask = lane .< Int32(columns), validRight: Mask = lane .< Int32(columns - 8)
 
-        return withUnsafeTemporaryAllocation(of: V.self, capacity: 4 * 16) { state in
-            withUnsafeTemporaryAllocation(of: Mask.self, capacity: 16) { active in
-                withUnsafeTemporaryAllocation(of: Float.self, capacity: 12 * Self.batchCapacity) { batch in
-                    let st = state.baseAddress!, act = active.baseAddress!
-                    let transmittance = st, red = st + 16, green = st + 32, blue = st + 48
-                    for r in 0..<16 {
-                        transmittance[r] = V(repeating: 1)
-                        red[r] = V(); green[r] = V(); blue[r] = V()
-                        act[r] = r < rows ? columnMask : Mask(repeating: false)
+        // Half row h = 2·row + (0 left, 1 right).
+        return withUnsafeTemporaryAllocation(of: V.self, capacity: 4 * 32) { state in
+            withUnsafeTemporaryAllocation(of: Mask.self, capacity: 32) { active in
+                let st = state.baseAddress!, act = active.baseAddress!
+                let transmittance = st, red = st + 32, green = st + 64, blue = st + 96
+                var liveHalves = 0
+                // Bit h set: every pixel of half row h has stopped (or lies outside the image).
+                var dead: UInt32 = 0
+                for h in 0..<32 {
+                    transmittance[h] = V(repeating: 1)
+                    red[h] = V(); green[h] = V(); blue[h] = V()
+                    let valid = h / 2 < rows ? (h % 2 == 0 ? validLeft : validRight) : Mask(repeating: false)
+                    act[h] = valid
+                    if any(valid) { liveHalves += 1 } else { dead |= 1 << UInt32(h) }
+                }
+                let tileLeft = Float(x0) + 0.5, tileRight = Float(x0) + 15.5
+                let tileTop = Float(y0) + 0.5, tileBottom = Float(y0) + 15.5
+
+                var cursor = first
+                splats: while cursor < end {
+                    let s = projected[Int(entries[cursor])]
+                    cursor += 1
+                    let a = s.conicA, b = s.conicB, c = s.conicC
+                    let dxNear = s.u - tileRight, dxFar = s.u - tileLeft
+                    let dyNear = s.v - tileBottom, dyFar = s.v - tileTop
+                    let dxMax = max(abs(dxNear), abs(dxFar)), dyMax = max(abs(dyNear), abs(dyFar))
+                    // Least |dx|, |dy| over the tile's pixel centres, shrunk by the one rounding of u − x.
+                    let dxMin = (dxNear <= 0 && dxFar >= 0) ? 0 : min(abs(dxNear), abs(dxFar)) * (1 - 1e-6)
+                    let dyMin = (dyNear <= 0 && dyFar >= 0) ? 0 : min(abs(dyNear), abs(dyFar)) * (1 - 1e-6)
+                    // The exponent's float error grows with the size of its terms (cancellation).
+                    let terms = a * dxMax * dxMax + c * dyMax * dyMax + 2 * abs(b) * dxMax * dyMax
+                    let threshold = s.powerThreshold - 0.01 - 2e-6 * terms
+                    // The maximum over dx of the exponent at offset dy is dy²·rowCoef (A > 0), and
+                    // likewise for columns; below the threshold no pixel of that row or column passes.
+                    let rowCoef = -0.5 * (c - b * b / a)
+                    let columnCoef = -0.5 * (a - b * b / c)
+                    if dyMin * dyMin * rowCoef < threshold || dxMin * dxMin * columnCoef < threshold { continue }
+                    // |dy| ≤ reach on every row that can pass (the relative slack dwarfs the rounding
+                    // of the test above), and the same for columns.
+                    var rowLo = 0, rowHi = rows - 1, columnLo = 0, columnHi = columns - 1
+                    if rowCoef < 0 {
+                        let reach = (threshold / rowCoef).squareRoot() * (1 + 1e-4) + 1e-3
+                        rowLo = max(rowLo, Self.rowIndex((s.v - reach - tileTop).rounded(.up)))
+                        rowHi = min(rowHi, Self.rowIndex((s.v + reach - tileTop).rounded(.down)))
                     }
-                    var liveRows = rows
-                    let cap = Self.batchCapacity
-                    let b = batch.baseAddress!
-                    let bu = b, bv = b + cap, bA = b + 2 * cap, bB = b + 3 * cap, bC = b + 4 * cap
-                    let bo = b + 5 * cap, bR = b + 6 * cap, bG = b + 7 * cap, bBl = b + 8 * cap
-                    let bThreshold = b + 9 * cap, bRowCoef = b + 10 * cap, bRowThreshold = b + 11 * cap
-                    let tileLeft = Float(x0) + 0.5, tileRight = Float(x0) + 15.5
-                    let tileTop = Float(y0) + 0.5, tileBottom = Float(y0) + 15.5
+                    if columnCoef < 0 {
+                        let reach = (threshold / columnCoef).squareRoot() * (1 + 1e-4) + 1e-3
+                        columnLo = max(columnLo, Self.rowIndex((s.u - reach - tileLeft).rounded(.up)))
+                        columnHi = min(columnHi, Self.rowIndex((s.u + reach - tileLeft).rounded(.down)))
+                    }
+                    if rowLo > rowHi || columnLo > columnHi { continue }
 
-                    var cursor = first
-                    while cursor < end && liveRows > 0 {
-                        // Gather the next batch, dropping splats that cannot reach this tile.
-                        var n = 0
-                        while cursor < end && n < cap {
-                            let s = projected[Int(entries[cursor])]
-                            cursor += 1
-                            let a = s.conicA, bq = s.conicB, c = s.conicC
-                            let dxNear = s.u - tileRight, dxFar = s.u - tileLeft
-                            let dyNear = s.v - tileBottom, dyFar = s.v - tileTop
-                            let dxMax = max(abs(dxNear), abs(dxFar)), dyMax = max(abs(dyNear), abs(dyFar))
-                            // |dx| over the tile's pixel centres; shrunk by the one rounding of u − x.
-                            let dxMin = (dxNear <= 0 && dxFar >= 0) ? 0 : min(abs(dxNear), abs(dxFar)) * (1 - 1e-6)
-                            let dyMin = (dyNear <= 0 && dyFar >= 0) ? 0 : min(abs(dyNear), abs(dyFar)) * (1 - 1e-6)
-                            // Float error of the exponent grows with its terms' size (cancellation).
-                            let terms = a * dxMax * dxMax + c * dyMax * dyMax + 2 * abs(bq) * dxMax * dyMax
-                            let threshold = s.powerThreshold - 0.01 - 2e-6 * terms
-                            let rowCoef = -0.5 * (c - bq * bq / a)
-                            let columnCoef = -0.5 * (a - bq * bq / c)
-                            if dyMin * dyMin * rowCoef < threshold || dxMin * dxMin * columnCoef < threshold { continue }
-                            bu[n] = s.u; bv[n] = s.v
-                            bA[n] = a; bB[n] = bq; bC[n] = c
-                            bo[n] = s.opacity; bR[n] = s.red; bG[n] = s.green; bBl[n] = s.blue
-                            bThreshold[n] = s.powerThreshold
-                            bRowCoef[n] = rowCoef; bRowThreshold[n] = threshold
-                            n += 1
-                        }
-                        if n == 0 { continue }
-                        for r in 0..<rows where any(act[r]) {
-                            var tr = transmittance[r], sr = red[r], sg = green[r], sb = blue[r]
-                            var live = act[r]
-                            let py = Float(y0 + r) + 0.5
-                            for s in 0..<n {
-                                let dy = bv[s] - py
-                                if dy * dy * bRowCoef[s] < bRowThreshold[s] { continue }
-                                let dx = bu[s] - pixelX
-                                let cdy2 = bC[s] * dy * dy, bdy = bB[s] * dy
-                                let power = -0.5 * (bA[s] * dx * dx + cdy2) - bdy * dx
-                                let candidate = live .& (power .>= bThreshold[s])
-                                if !any(candidate) { continue }
-                                let alpha = (bo[s] * FastExp.exp(power)).clamped(lowerBound: V(repeating: 0),
-                                                                                 upperBound: V(repeating: Self.maxAlpha))
-                                let passes = candidate .& (power .<= 0) .& (alpha .>= Self.minAlpha)
-                                let next = tr * (1 - alpha)
-                                let stop = passes .& (next .< Self.minTransmittance)
-                                let blend = passes .& .!stop
-                                let weight = V(repeating: 0).replacing(with: alpha * tr, where: blend)
-                                sr += bR[s] * weight
-                                sg += bG[s] * weight
-                                sb += bBl[s] * weight
-                                tr.replace(with: next, where: blend)
-                                if any(stop) {
-                                    live = live .& .!stop
-                                    if !any(live) { break }
+                    // power = −½(A·dx² + C·dy²) − B·dx·dy = (−½A·dx)·dx + (−B·dy)·dx + (−½C·dy²).
+                    let dxLeft = s.u - pixelLeft, dxRight = s.u - pixelRight
+                    let quadLeft = (-0.5 * a * dxLeft) * dxLeft, quadRight = (-0.5 * a * dxRight) * dxRight
+
+                    let opacity = s.opacity, cutoff = s.powerThreshold
+                    let colourR = s.red, colourG = s.green, colourB = s.blue
+                    let sideLo = columnLo < 8 ? 0 : 1, sideHi = columnHi >= 8 ? 1 : 0
+                    var dy = s.v - (Float(y0 + rowLo) + 0.5)
+                    for r in rowLo...rowHi {
+                        let k1 = -b * dy, k0 = -0.5 * c * dy * dy
+                        for side in sideLo...sideHi {
+                            let h = 2 &* r &+ side
+                            if dead & (1 &<< UInt32(truncatingIfNeeded: h)) != 0 { continue }
+                            let left = side == 0
+                            let dx = left ? dxLeft : dxRight
+                            let power = (left ? quadLeft : quadRight).addingProduct(dx, k1) + k0
+                            let liveLanes = act[h]
+                            let candidate = liveLanes .& (power .>= cutoff)
+                            if !any(candidate) { continue }
+                            let alpha = (opacity * FastExp.exp8(power)).atMost(Self.maxAlpha)
+                            let passes = candidate .& (power .<= 0) .& (alpha .>= Self.minAlpha)
+                            let tr = transmittance[h]
+                            let next = tr - tr * alpha
+                            let stop = passes .& (next .< Self.minTransmittance)
+                            let blend = passes .& .!stop
+                            let weight = V(repeating: 0).replacing(with: alpha * tr, where: blend)
+                            red[h] = red[h].addingProduct(weight, colourR)
+                            green[h] = green[h].addingProduct(weight, colourG)
+                            blue[h] = blue[h].addingProduct(weight, colourB)
+                            transmittance[h] = tr.replacing(with: next, where: blend)
+                            if any(stop) {
+                                let stillLive = liveLanes .& .!stop
+                                act[h] = stillLive
+                                if !any(stillLive) {
+                                    dead |= 1 &<< UInt32(truncatingIfNeeded: h)
+                                    liveHalves -= 1
+                                    if liveHalves == 0 { break splats }
                                 }
                             }
-                            transmittance[r] = tr; red[r] = sr; green[r] = sg; blue[r] = sb
-                            act[r] = live
-                            if !any(live) { liveRows -= 1 }
                         }
+                        dy -= 1
                     }
-                    return writePixels(x0: x0, y0: y0, columns: columns, rows: rows, transmittance: transmittance,
-                                       red: red, green: green, blue: blue, out: out, channels: channels)
                 }
+                return writePixels(x0: x0, y0: y0, columns: columns, rows: rows, transmittance: transmittance,
+                                   red: red, green: green, blue: blue, out: out, channels: channels)
             }
         }
     }
 
-    /// Quantises a tile: floor(clamp(v, 0, 1)·255 + 0.5) per channel (`rendering.md` 10).
-    private func writePixels(x0: Int, y0: Int, columns: Int, rows: Int, transmittance: UnsafePointer<SIMD16<Float>>,
-                             red: UnsafePointer<SIMD16<Float>>, green: UnsafePointer<SIMD16<Float>>,
-                             blue: UnsafePointer<SIMD16<Float>>, out: UnsafeMutablePointer<UInt8>, channels: Int) -> Double {
-        typealias V = SIMD16<Float>
-        @inline(__always) func quantise(_ value: V) -> V {
-            // A NaN (only from absurd SH values overflowing) becomes 0 rather than trapping below.
+    /// A row offset as an index, saturated to [−1, 16] (also for NaN and infinities).
+    @inline(__always)
+    private static func rowIndex(_ x: Float) -> Int {
+        x >= 16 ? 16 : (x >= -1 ? Int(x) : -1)
+    }
+
+    /// Quantises a tile: floor(clamp(v, 0, 1)·255 + 0.5) per channel (`rendering.md` 10), and
+    /// returns the sum of 1 − T over its pixels.
+    private func writePixels(x0: Int, y0: Int, columns: Int, rows: Int, transmittance: UnsafePointer<SIMD8<Float>>,
+                             red: UnsafePointer<SIMD8<Float>>, green: UnsafePointer<SIMD8<Float>>,
+                             blue: UnsafePointer<SIMD8<Float>>, out: UnsafeMutablePointer<UInt8>, channels: Int) -> Double {
+        typealias V = SIMD8<Float>
+        @inline(__always) func quantise(_ value: V) -> SIMD8<UInt8> {
+            // A NaN (only from absurd SH values overflowing) becomes 0 rather than garbage.
             let v = V(repeating: 0).replacing(with: value, where: value .== value)
-            return (v.clamped(lowerBound: V(repeating: 0), upperBound: V(repeating: 1)) * 255 + 0.5).rounded(.down)
+            let level = (v.within(0, 1) * 255 + 0.5).rounded(.down)
+            // 1.5·2²³ + level keeps the integer level in the low mantissa bits.
+            return SIMD8<UInt8>(truncatingIfNeeded: unsafeBitCast(level + 12_582_912, to: SIMD8<Int32>.self))
         }
-        var covered = 0.0
+        let lane = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
+        // At most 32 terms per lane, so a Float vector sum loses nothing that matters.
+        var covered = V()
         for r in 0..<rows {
-            let tr = transmittance[r]
-            let coverage = 1 - tr
-            var qr: V, qg: V, qb: V
-            var qa = V()
-            if let bg = background {
-                qr = quantise(red[r] + tr * bg.x)
-                qg = quantise(green[r] + tr * bg.y)
-                qb = quantise(blue[r] + tr * bg.z)
-            } else {
-                // Straight alpha: the accumulated colour is premultiplied by 1 − T.
-                let inv = V(repeating: 0).replacing(with: 1 / coverage, where: coverage .> 0)
-                qr = quantise(red[r] * inv)
-                qg = quantise(green[r] * inv)
-                qb = quantise(blue[r] * inv)
-                qa = quantise(coverage)
-            }
             var p = out + ((y0 + r) * view.width + x0) * channels
-            for c in 0..<columns {
-                covered += Double(coverage[c])
-                p[0] = UInt8(qr[c]); p[1] = UInt8(qg[c]); p[2] = UInt8(qb[c])
-                if channels == 4 { p[3] = UInt8(qa[c]) }
-                p += channels
+            for half in 0..<2 {
+                let count = min(8, columns - 8 * half)
+                if count <= 0 { break }
+                let h = 2 * r + half
+                let tr = transmittance[h]
+                let coverage = 1 - tr
+                covered += V(repeating: 0).replacing(with: coverage, where: lane .< Int32(count))
+                let qr: SIMD8<UInt8>, qg: SIMD8<UInt8>, qb: SIMD8<UInt8>
+                if let bg = background {
+                    qr = quantise(red[h] + tr * bg.x)
+                    qg = quantise(green[h] + tr * bg.y)
+                    qb = quantise(blue[h] + tr * bg.z)
+                    for c in 0..<count {
+                        p[0] = qr[c]; p[1] = qg[c]; p[2] = qb[c]
+                        p += 3
+                    }
+                } else {
+                    // Straight alpha: the accumulated colour is premultiplied by 1 − T.
+                    let inv = V(repeating: 0).replacing(with: 1 / coverage, where: coverage .> 0)
+                    qr = quantise(red[h] * inv)
+                    qg = quantise(green[h] * inv)
+                    qb = quantise(blue[h] * inv)
+                    let qa = quantise(coverage)
+                    for c in 0..<count {
+                        p[0] = qr[c]; p[1] = qg[c]; p[2] = qb[c]; p[3] = qa[c]
+                        p += 4
+                    }
+                }
             }
         }
-        return covered
+        return Double(covered.sum())
     }
 }
