@@ -6,7 +6,7 @@ import PackageDescription
 let package = Package(
     name: "splatrender",
     products: [
-        .library(name: "SplatRenderKit", targets: ["SplatCore", "SplatFormats", "SplatImage", "SplatRender"]),
+        .library(name: "SplatRenderKit", targets: ["SplatCore", "SplatFormats", "SplatImage", "SplatRender", "SplatService"]),
         .executable(name: "splatrender", targets: ["splatrender"]),
         .executable(name: "splat-bench", targets: ["Benchmarks"]),
     ],
@@ -27,7 +27,9 @@ let package = Package(
         .target(name: "SplatFormats", dependencies: ["SplatCore", "CZstd", "CDeflate", "CZlib", "CWebP"]),
         .target(name: "SplatImage", dependencies: ["SplatCore", "CPNG", "CWebP"]),
         .target(name: "SplatRender", dependencies: ["SplatCore", "SplatImage"]),
-        .target(name: "SplatRenderCLI", dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatRender"]),
+        // Whole jobs over the stages: load + frame decision, turntables, sheets, previews, batch runs, reports.
+        .target(name: "SplatService", dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatRender"]),
+        .target(name: "SplatRenderCLI", dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatRender", "SplatService"]),
         .executableTarget(name: "splatrender", dependencies: ["SplatRenderCLI"]),
         .executableTarget(name: "Benchmarks",
                           dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatRender", "CZstd", "CDeflate", "CWebP"],
@@ -38,6 +40,7 @@ let package = Package(
         .testTarget(name: "SplatFormatsTests", dependencies: ["SplatFormats", "SplatCore", "TestSupport", "CZstd", "CDeflate", "CZlib"]),
         .testTarget(name: "SplatImageTests", dependencies: ["SplatImage", "SplatCore", "TestSupport", "CWebP"]),
         .testTarget(name: "SplatRenderTests", dependencies: ["SplatRender", "SplatFormats", "SplatImage", "SplatCore", "TestSupport"]),
+        .testTarget(name: "SplatServiceTests", dependencies: ["SplatService", "SplatRender", "SplatFormats", "SplatImage", "SplatCore", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["SplatRenderCLI", "SplatFormats", "SplatImage", "SplatCore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
