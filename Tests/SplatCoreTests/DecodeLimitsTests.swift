@@ -63,6 +63,19 @@ import SplatCore
         #expect(s.warnings.contains { $0.contains("first index 1") })
     }
 
+    @Test func largeScenesAreScannedInVectorisedChunks() throws {
+        // Several 16,384-splat chunks: a clean chunk with an allowed −∞, a dirty one further on.
+        let s = scene(40_000)
+        s.logScaleY[100] = -.infinity
+        s.rotZ[30_001] = .infinity
+        s.sh[35_000 * 9] = .nan
+        #expect(try NonFiniteFilter.apply(to: s, strict: false) == 2)
+        #expect(s.count == 39_998)
+        #expect(s.logScaleY[100] == -.infinity)
+        #expect(s.x[30_001] == 30_002 && s.x[34_999] == 35_001)
+        #expect(s.warnings.last?.contains("first index 30001") == true)
+    }
+
     @Test func strictFailsWithTheIndex() {
         let s = scene(4)
         s.dcG[2] = .nan
