@@ -11,8 +11,6 @@ public enum SPZDecoder {
     /// Splats per chunk of parallel dequantization; a fixed size keeps results independent of the
     /// thread count.
     static let splatsPerChunk = 1 << 16
-    /// Approximate bytes per piece when the SH stream is inflated and dequantized incrementally.
-    static let shChunkBytes = 1 << 20
 
     /// Reads the header without decoding attributes: for v4 the 32-byte header, extension records
     /// and TOC (all validated); for legacy files only the first 16 inflated bytes, so extension
@@ -67,53 +65,52 @@ public enum SPZDecoder {
     private static func decodeStreams(_ bytes: UnsafeRawBufferPointer, header: SPZHeader, keptDegree: Int,
                                       file: String?, limits: DecodeLimits) throws(SplatError) -> SplatScene {
         let scene = SplatScene(count: header.count, shDegree: keptDegree)
+        PageBuffer.adviseHugePages(for: scene)
         // With every SH band dropped the SH stream is not inflated at all.
         let streams = header.streams.filter { $0.attribute != .sh || keptDegree > 0 }
+        // The SH stream (69 % of a degree-3 file) is inflated whole and dequantized afterwards
+        // on every core; the small streams are dequantized by the task that inflated them.
+        let shStream = streams.first { $0.attribute == .sh }
+        let shBuffer = try shStream.map { (s) throws(SplatError) in try PageBuffer(capacity: s.uncompressedSize, file: file) }
         // Largest stream first: workers take tasks in order, so the long SH stream starts at once.
         let order = streams.indices.sorted { streams[$0].uncompressedSize > streams[$1].uncompressedSize }
         let failures = UnsafeMutableBufferPointer<SplatError?>.allocate(capacity: max(1, streams.count))
         failures.initialize(repeating: nil)
-        let degenerate = UnsafeMutableBufferPointer<Int>.allocate(capacity: max(1, streams.count))
-        degenerate.initialize(repeating: 0)
-        defer { failures.deallocate(); degenerate.deallocate() }
+        // The slots hold errors (with strings): deinitialize them, or each failed decode leaks.
+        defer { failures.deinitialize().deallocate() }
 
         Parallel.forEach(iterations: order.count) { task in
             let index = order[task]
             let stream = streams[index]
             let source = UnsafeRawBufferPointer(rebasing: bytes[stream.compressedOffset..<stream.compressedOffset + stream.compressedSize])
             do throws(SplatError) {
-                if stream.attribute == .sh {
-                    try inflateSH(source, size: stream.uncompressedSize, header: header, scene: scene, file: file, limits: limits)
+                if stream.attribute == .sh, let shBuffer {
+                    let whole = UnsafeMutableRawBufferPointer(start: shBuffer.base, count: stream.uncompressedSize)
+                    try ZstdCodec.decompress(source, into: whole, stream: "sh", file: file, limits: limits)
                 } else {
-                    let packed = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, stream.uncompressedSize), alignment: 64)
-                    defer { packed.deallocate() }
-                    let exact = UnsafeMutableRawBufferPointer(rebasing: packed[0..<stream.uncompressedSize])
+                    let packed = try PageBuffer(capacity: stream.uncompressedSize, file: file)
+                    let exact = UnsafeMutableRawBufferPointer(start: packed.base, count: stream.uncompressedSize)
                     try ZstdCodec.decompress(source, into: exact, stream: stream.attribute.name, file: file, limits: limits)
-                    degenerate[index] = dequantize(stream.attribute, UnsafeRawBufferPointer(exact), range: 0..<header.count,
-                                                   header: header, scene: scene)
+                    dequantize(stream.attribute, UnsafeRawBufferPointer(exact), range: 0..<header.count, header: header, scene: scene)
                 }
             } catch {
                 failures[index] = error
             }
         }
         if let first = failures.lazy.compactMap({ $0 }).first { throw first }
-        appendDegenerateWarning(degenerate.reduce(0, +), to: scene)
-        return scene
-    }
 
-    /// Inflates the SH stream in pieces of whole splats and dequantizes each piece straight into
-    /// the scene, so the packed SH bytes are never held whole.
-    private static func inflateSH(_ source: UnsafeRawBufferPointer, size: Int, header: SPZHeader, scene: SplatScene,
-                                  file: String?, limits: DecodeLimits) throws(SplatError) {
-        let fileFloats = 3 * header.shCoefficients
-        let keptFloats = scene.shFloatsPerSplat
-        let shBase = scene.sh.baseAddress!
-        try ZstdCodec.decompressChunked(source, size: size, chunkSize: shChunkBytes, granule: fileFloats,
-                                        stream: "sh", file: file, limits: limits) { offset, chunk in
-            let first = offset / fileFloats
-            SPZDequantizer.sh(chunk.baseAddress!.assumingMemoryBound(to: UInt8.self), count: chunk.count / fileFloats,
-                              fileFloats: fileFloats, keptFloats: keptFloats, into: shBase + first * keptFloats)
+        if let shBuffer {
+            // Each chunk hands back the packed pages only it read, so the packed SH shrinks while
+            // the decoded SH grows and the two are never both resident in full.
+            let stride = header.stride(.sh)
+            Parallel.forEachChunk(count: header.count, chunkSize: splatsPerChunk) { _, range in
+                let start = range.lowerBound * stride, end = range.upperBound * stride
+                dequantize(.sh, UnsafeRawBufferPointer(start: shBuffer.base + start, count: end - start), range: range,
+                           header: header, scene: scene)
+                shBuffer.release(start..<end)
+            }
         }
+        return scene
     }
 
     // MARK: - legacy
@@ -144,34 +141,29 @@ public enum SPZDecoder {
             offset += header.blockSize(attribute) ?? 0
         }
         let scene = SplatScene(count: header.count, shDegree: keptDegree)
-        let chunks = (header.count + splatsPerChunk - 1) / splatsPerChunk
-        let degenerate = UnsafeMutableBufferPointer<Int>.allocate(capacity: chunks)
-        degenerate.initialize(repeating: 0)
-        defer { degenerate.deallocate() }
+        PageBuffer.adviseHugePages(for: scene)
         let attributes = SPZHeader.Attribute.allCases.filter { $0 != .sh || keptDegree > 0 }
         let frozen = header
         // Each chunk dequantizes all attributes of its splats and hands back the pages only it
         // read, so the payload shrinks while the scene grows.
-        Parallel.forEachChunk(count: header.count, chunkSize: splatsPerChunk) { chunk, range in
+        Parallel.forEachChunk(count: header.count, chunkSize: splatsPerChunk) { _, range in
             for attribute in attributes {
                 let stride = frozen.stride(attribute)
                 let start = offsets[attribute]! + range.lowerBound * stride
                 let block = UnsafeRawBufferPointer(rebasing: payload[start..<start + range.count * stride])
-                degenerate[chunk] += dequantize(attribute, block, range: range, header: frozen, scene: scene)
+                dequantize(attribute, block, range: range, header: frozen, scene: scene)
                 buffer.release(start..<start + range.count * stride)
             }
         }
-        appendDegenerateWarning(degenerate.reduce(0, +), to: scene)
         return scene
     }
 
     // MARK: - shared
 
     /// Dequantizes one attribute for the splats in `range`; `block` holds exactly their bytes.
-    /// Returns the number of zero-length quaternions replaced by identity.
     private static func dequantize(_ attribute: SPZHeader.Attribute, _ block: UnsafeRawBufferPointer, range: Range<Int>,
-                                   header: SPZHeader, scene: SplatScene) -> Int {
-        guard !range.isEmpty, let base = block.baseAddress else { return 0 }
+                                   header: SPZHeader, scene: SplatScene) {
+        guard !range.isEmpty, let base = block.baseAddress else { return }
         let src = base.assumingMemoryBound(to: UInt8.self)
         let n = range.count, i = range.lowerBound
         func column(_ c: SplatScene.Column) -> UnsafeMutablePointer<Float> { scene.columnBase(c) + i }
@@ -191,21 +183,16 @@ public enum SPZDecoder {
             SPZDequantizer.scales(src, count: n, x: column(.logScaleX), y: column(.logScaleY), z: column(.logScaleZ))
         case .rotations:
             let q = SPZDequantizer.RotationColumns(w: column(.rotW), x: column(.rotX), y: column(.rotY), z: column(.rotZ))
-            return header.usesSmallestThree
-                ? SPZDequantizer.rotationsSmallestThree(src, count: n, into: q)
-                : SPZDequantizer.rotationsFirstThree(src, count: n, into: q)
+            if header.usesSmallestThree {
+                SPZDequantizer.rotationsSmallestThree(src, count: n, into: q)
+            } else {
+                SPZDequantizer.rotationsFirstThree(src, count: n, into: q)
+            }
         case .sh:
             let fileFloats = header.stride(.sh), keptFloats = scene.shFloatsPerSplat
-            guard keptFloats > 0 else { return 0 }
+            guard keptFloats > 0 else { return }
             SPZDequantizer.sh(src, count: n, fileFloats: fileFloats, keptFloats: keptFloats,
                               into: scene.sh.baseAddress! + i * keptFloats)
-        }
-        return 0
-    }
-
-    private static func appendDegenerateWarning(_ count: Int, to scene: SplatScene) {
-        if count > 0 {
-            scene.warnings.append("\(count) zero-length quaternion(s) replaced by identity")
         }
     }
 }
