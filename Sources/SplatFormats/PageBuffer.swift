@@ -32,6 +32,50 @@ final class PageBuffer: @unchecked Sendable {
         base = map
         self.capacity = capacity
         mappedBytes = bytes
+        Self.adviseHugePages(map, byteCount: bytes)
+    }
+
+    /// Asks for transparent huge pages over the 2 MiB-aligned interior of a large buffer. Filling
+    /// a fresh decoded scene otherwise costs one page fault per 4 KiB — on a 3.4-million-splat
+    /// scene that was over a third of the decode time. Advice only: where THP is off (or the
+    /// call is not supported) nothing changes.
+    static func adviseHugePages(_ start: UnsafeMutableRawPointer, byteCount: Int) {
+        #if os(Linux)
+        let huge = 2 << 20
+        let address = UInt(bitPattern: start)
+        let first = (address + UInt(huge - 1)) & ~UInt(huge - 1)
+        let end = (address + UInt(byteCount)) & ~UInt(huge - 1)
+        guard end > first, let aligned = UnsafeMutableRawPointer(bitPattern: first) else { return }
+        _ = madvise(aligned, Int(end - first), 14 /* MADV_HUGEPAGE */)
+        #endif
+    }
+
+    /// Maps the pages of `[start, start + byteCount)` now (the kernel zeroes them), so a later
+    /// writer does not stop at each fault. Used on an idle core while another inflates. The
+    /// contents are left as they are (`MADV_POPULATE_WRITE`); kernels without it get one zero
+    /// written per page, so only use this on memory that will be overwritten anyway.
+    static func populate(_ start: UnsafeMutableRawPointer, byteCount: Int) {
+        guard byteCount > 0 else { return }
+        #if os(Linux)
+        let page = pageSize
+        let address = UInt(bitPattern: start)
+        let first = (address + UInt(page - 1)) & ~UInt(page - 1)
+        let end = (address + UInt(byteCount)) & ~UInt(page - 1)
+        guard end > first, let aligned = UnsafeMutableRawPointer(bitPattern: first) else { return }
+        if madvise(aligned, Int(end - first), 23 /* MADV_POPULATE_WRITE, Linux 5.14 */) == 0 { return }
+        var offset = 0
+        while offset < Int(end - first) {
+            aligned.storeBytes(of: 0, toByteOffset: offset, as: UInt8.self)
+            offset += page
+        }
+        #endif
+    }
+
+    /// `adviseHugePages` over a scene's whole slab (its first column to the end of its SH).
+    static func adviseHugePages(for scene: SplatScene) {
+        let start = UnsafeMutableRawPointer(scene.columnBase(.x))
+        let end = UnsafeMutableRawPointer(scene.sh.baseAddress! + scene.sh.count)
+        adviseHugePages(start, byteCount: end - start)
     }
 
     deinit { munmap(base, mappedBytes) }

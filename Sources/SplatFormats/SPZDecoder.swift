@@ -79,7 +79,18 @@ public enum SPZDecoder {
         // The slots hold errors (with strings): deinitialize them, or each failed decode leaks.
         defer { failures.deinitialize().deallocate() }
 
-        Parallel.forEach(iterations: order.count) { task in
+        // While one core inflates the long SH stream, the others, once the small streams are
+        // done, map the pages of the decoded SH the kernel would otherwise fault in one by one
+        // during dequantization. Only as much as the packed SH will give back, so the resident
+        // total never passes the final scene plus the file.
+        let prefault = shStream.map { prefaultPieces(scene.sh.baseAddress!, decodedBytes: 4 * scene.sh.count,
+                                                     packedBytes: $0.uncompressedSize) } ?? []
+        Parallel.forEach(iterations: order.count + prefault.count) { task in
+            guard task < order.count else {
+                let piece = prefault[task - order.count]
+                PageBuffer.populate(piece.start, byteCount: piece.count)
+                return
+            }
             let index = order[task]
             let stream = streams[index]
             let source = UnsafeRawBufferPointer(rebasing: bytes[stream.compressedOffset..<stream.compressedOffset + stream.compressedSize])
@@ -117,7 +128,25 @@ public enum SPZDecoder {
 
     private static func decodeLegacy(_ bytes: UnsafeRawBufferPointer, header: inout SPZHeader, payloadSize: Int, keptDegree: Int,
                                      file: String?, limits: DecodeLimits) throws(SplatError) -> SplatScene {
-        let (buffer, inflated) = try GzipInflater.inflateMember(bytes, minimumSize: payloadSize, limits: limits, file: file)
+        let scene = SplatScene(count: header.count, shDegree: keptDegree)
+        PageBuffer.adviseHugePages(for: scene)
+        // libdeflate inflates on one core; the others meanwhile map the scene's first pages (the
+        // kernel zeroes them), as many as the payload is smaller than the scene, so the resident
+        // total never passes the final scene plus the file.
+        let slab = UnsafeMutableRawPointer(scene.columnBase(.x))
+        let slabBytes = UnsafeMutableRawPointer(scene.sh.baseAddress! + scene.sh.count) - slab
+        let prefault = prefaultPieces(slab, decodedBytes: slabBytes, packedBytes: payloadSize)
+        var result: Result<(buffer: PageBuffer, count: Int), SplatError>?
+        Parallel.forEach(iterations: 1 + prefault.count) { task in
+            if task == 0 {
+                result = Result { () throws(SplatError) in
+                    try GzipInflater.inflateMember(bytes, minimumSize: payloadSize, limits: limits, file: file)
+                }
+            } else {
+                PageBuffer.populate(prefault[task - 1].start, byteCount: prefault[task - 1].count)
+            }
+        }
+        let (buffer, inflated) = try result!.get()
         let payload = buffer.bytes(inflated)
 
         // What follows the attribute blocks: extension records, Spark's LoD tree, or junk.
@@ -140,8 +169,6 @@ public enum SPZDecoder {
             offsets[attribute] = offset
             offset += header.blockSize(attribute) ?? 0
         }
-        let scene = SplatScene(count: header.count, shDegree: keptDegree)
-        PageBuffer.adviseHugePages(for: scene)
         let attributes = SPZHeader.Attribute.allCases.filter { $0 != .sh || keptDegree > 0 }
         let frozen = header
         // Each chunk dequantizes all attributes of its splats and hands back the pages only it
@@ -159,6 +186,15 @@ public enum SPZDecoder {
     }
 
     // MARK: - shared
+
+    /// Up to 8 pieces covering the first `decodedBytes − packedBytes` bytes from `start`.
+    private static func prefaultPieces(_ start: UnsafeMutableRawPointer, decodedBytes: Int,
+                                       packedBytes: Int) -> [(start: UnsafeMutableRawPointer, count: Int)] {
+        let total = decodedBytes - packedBytes
+        guard total >= 1 << 20 else { return [] }
+        let pieces = 8, size = (total + pieces - 1) / pieces
+        return (0..<pieces).map { (start + $0 * size, min(size, total - $0 * size)) }.filter { $0.1 > 0 }
+    }
 
     /// Dequantizes one attribute for the splats in `range`; `block` holds exactly their bytes.
     private static func dequantize(_ attribute: SPZHeader.Attribute, _ block: UnsafeRawBufferPointer, range: Range<Int>,

@@ -1,8 +1,7 @@
 import CZstd
 import SplatCore
 
-/// One SPZ v4 stream through libzstd: exact-size decompression (whole or in chunks) and
-/// compression. Every decompression is capped twice: the output buffer has exactly the size the
+/// One SPZ v4 stream through libzstd: exact-size decompression and compression. Every decompression is capped twice: the output buffer has exactly the size the
 /// TOC promised, so a lying frame cannot write more, and the window log is capped
 /// (`DecodeLimits.maxZstdWindowLog`), so a crafted frame cannot make the streaming decoder
 /// allocate a huge window.
@@ -57,67 +56,6 @@ enum ZstdCodec {
         }
         guard written == dst.count else {
             throw SplatError(.corrupt, "stream \(stream) inflated to \(written) bytes, expected \(dst.count)", file: file, field: stream)
-        }
-    }
-
-    /// Decompresses `src` to exactly `size` bytes, handing the output to `consume(offset, chunk)`
-    /// in pieces of about `chunkSize` bytes (a multiple of `granule`, except the last), so a large
-    /// stream is never held whole. `consume` may throw to stop early.
-    static func decompressChunked(_ src: UnsafeRawBufferPointer, size: Int, chunkSize: Int, granule: Int,
-                                  stream: String, file: String?, limits: DecodeLimits,
-                                  _ consume: (_ offset: Int, _ chunk: UnsafeRawBufferPointer) -> Void) throws(SplatError) {
-        try checkDeclaredSize(src, expected: size, stream: stream, file: file)
-        guard let dctx = ZSTD_createDCtx() else {
-            throw SplatError(.corrupt, "cannot create a zstd context", file: file, field: stream)
-        }
-        defer { ZSTD_freeDCtx(dctx) }
-        _ = ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, Int32(limits.maxZstdWindowLog))
-        let g = max(1, granule)
-        let capacity = max(g, chunkSize / g * g)
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 64)
-        defer { chunk.deallocate() }
-        var input = ZSTD_inBuffer(src: src.baseAddress, size: src.count, pos: 0)
-        var produced = 0
-        var lastResult = 0
-        while produced < size {
-            // Fill the chunk completely (or up to the end of the stream) before handing it over,
-            // so chunk boundaries fall on whole granules.
-            let want = min(capacity, size - produced)
-            var output = ZSTD_outBuffer(dst: chunk.baseAddress, size: want, pos: 0)
-            while output.pos < want {
-                let before = (input.pos, output.pos)
-                lastResult = ZSTD_decompressStream(dctx, &output, &input)
-                if ZSTD_isError(lastResult) != 0 {
-                    throw SplatError(.corrupt, "zstd error in stream \(stream): \(errorName(lastResult))", file: file, field: stream)
-                }
-                if before == (input.pos, output.pos) {
-                    // No progress with output space left: the input is exhausted.
-                    throw SplatError(.corrupt, "stream \(stream) inflated to \(produced + output.pos) bytes, expected \(size)",
-                                     file: file, field: stream)
-                }
-            }
-            consume(produced, UnsafeRawBufferPointer(start: chunk.baseAddress, count: want))
-            produced += want
-        }
-        // The output is complete: what is left may only be frame epilogues (checksums) or
-        // frames without content; anything that produces a byte is too much.
-        var probe: UInt8 = 0
-        while lastResult != 0 || input.pos < input.size {
-            let before = input.pos
-            let extra = withUnsafeMutablePointer(to: &probe) { p -> Int in
-                var output = ZSTD_outBuffer(dst: p, size: 1, pos: 0)
-                lastResult = ZSTD_decompressStream(dctx, &output, &input)
-                return output.pos
-            }
-            if ZSTD_isError(lastResult) != 0 {
-                throw SplatError(.corrupt, "zstd error in stream \(stream): \(errorName(lastResult))", file: file, field: stream)
-            }
-            if extra > 0 {
-                throw SplatError(.corrupt, "stream \(stream) inflates to more than \(size) bytes", file: file, field: stream)
-            }
-            if input.pos == before {
-                throw SplatError(.corrupt, "stream \(stream) ends inside a zstd frame", file: file, field: stream)
-            }
         }
     }
 

@@ -104,13 +104,14 @@ struct SPZEncoderTests {
 
     @Test("scene → SPZ → scene stays within the quantization steps", arguments: [3, 4])
     func roundTrip(version: Int) throws {
-        // 30,000 splats of degree 3 make a 1.35 MB SH stream, inflated in more than one piece.
-        let scene = Self.syntheticScene(count: 30_000, degree: 3)
+        // More than one 65,536-splat chunk, so the dequantization is split and packed pages are
+        // released between chunks; degree 2 keeps the debug run short.
+        let scene = Self.syntheticScene(count: 70_000, degree: 2)
         scene.model = .antialiased
         let bytes = try SPZEncoder.encode(scene, options: .init(version: version, compressionLevel: 1))
         let decoded = try SPZTestFiles.decode(bytes)
         let back = decoded.scene
-        #expect(back.count == scene.count && back.shDegree == 3 && back.model == .antialiased)
+        #expect(back.count == scene.count && back.shDegree == 2 && back.model == .antialiased)
         #expect(decoded.header.version == version)
         #expect(decoded.header.details["container"] == (version == 4 ? "ngsp-zstd" : "gzip"))
         #expect(back.declaredFrame == nil && back.warnings.isEmpty)
