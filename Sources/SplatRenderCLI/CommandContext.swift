@@ -1,5 +1,6 @@
 import SplatCore
 import SplatFormats
+import SplatService
 
 /// What one command run works with: the parsed command line and the three streams.
 /// Results go to stdout, diagnostics and errors to stderr; `--quiet` silences all but errors.
@@ -10,6 +11,7 @@ final class CommandContext {
     let stderr: OutputSink
     /// Where result text goes: stdout, unless stdout carries binary output (`--out -`).
     var textSink: OutputSink
+    private var stdinBytes: [UInt8]?
 
     init(parsed: ParsedCommand, stdin: InputSource, stdout: OutputSink, stderr: OutputSink) {
         self.parsed = parsed
@@ -21,6 +23,19 @@ final class CommandContext {
 
     var quiet: Bool { parsed.flag("quiet") }
     var verbose: Bool { parsed.flag("verbose") && !quiet }
+
+    /// Standard input, read once and kept (a command may read the header and then decode).
+    func standardInputBytes() -> [UInt8] {
+        if let stdinBytes { return stdinBytes }
+        let bytes = stdin.readAll()
+        stdinBytes = bytes
+        return bytes
+    }
+
+    /// `-` is standard input (read to its end, named `-`); anything else a path.
+    func sceneInput(_ path: String) -> SceneInput {
+        path == "-" ? .bytes(standardInputBytes(), name: "-") : .path(path)
+    }
 
     /// A result line on the text sink (unless --quiet).
     func say(_ text: String) {
@@ -40,18 +55,29 @@ final class CommandContext {
         return code.rawValue
     }
 
-    /// Ends a `render` or `convert` run: prints the error (if any), writes `--report FILE.json`,
-    /// prints the report for `--json` (alone or with `--verbose`) to `reportSink` (stdout unless
+    /// A usage problem found after parsing: `error: <message> (see --help)`, status 64.
+    func usage(_ message: String) -> Int32 {
+        stderr.write("error: \(message) (see --help)\n")
+        return ExitCode.usage.rawValue
+    }
+
+    /// Ends a single-input run: sets the exit status from the failure (if any), prints the error,
+    /// writes `--report FILE.json`, prints the report for `--json` to `reportSink` (stdout unless
     /// that carries an image), and returns the exit status.
-    func finish(_ report: RunReport, _ status: ExitCode, reportSink: OutputSink? = nil) -> Int32 {
-        var status = status
-        report.exitCode = status
+    func finish(_ report: inout RunReport, reportSink: OutputSink? = nil) -> Int32 {
+        if report.totalMilliseconds == nil { report.finish() }
+        var status = report.error.map { ExitCode.forFailure($0, at: report.failedStage ?? .input) } ?? .ok
+        report.exitCode = status.rawValue
         if let error = report.error {
             stderr.write("error: \(error.description)\n")
         }
-        if let path = parsed.text("report"), let failure = report.write(to: path) {
-            stderr.write("error: cannot write the report: \(failure.description)\n")
-            if status == .ok { status = .cannotCreate }
+        if let path = parsed.text("report") {
+            do throws(SplatError) {
+                try report.write(to: path)
+            } catch {
+                stderr.write("error: cannot write the report: \(error.description)\n")
+                if status == .ok { status = .cannotCreate }
+            }
         }
         if !quiet && parsed.flag("json") {
             (reportSink ?? stdout).write(report.json.serialized() + "\n")
@@ -68,20 +94,20 @@ final class CommandContext {
 /// The options every decoding command shares, read once from the command line.
 struct DecodeOptions {
     var path: String
-    var format: SplatFormat?
-    var limits: DecodeLimits
-    var sourceFrame: CoordinateSystem?
-    var flip: Bool
-    var threads: Int?
+    var load: LoadOptions
 
     init(_ parsed: ParsedCommand, path: String) {
         self.path = path
-        format = parsed.format("format")
-        limits = DecodeLimits(maxDecodedBytes: parsed.integer("max-decoded-bytes") ?? DecodeLimits.serviceCeilingBytes,
-                              maxShDegree: parsed.integer("max-sh-degree"),
-                              strict: parsed.flag("strict"))
-        sourceFrame = parsed.frame("source-frame")
-        flip = parsed.flag("flip")
-        threads = parsed.integer("threads")
+        let limits = DecodeLimits(maxDecodedBytes: parsed.integer("max-decoded-bytes") ?? DecodeLimits.serviceCeilingBytes,
+                                  maxShDegree: parsed.integer("max-sh-degree"),
+                                  strict: parsed.flag("strict"))
+        load = LoadOptions(format: parsed.format("format"), limits: limits, sourceFrame: parsed.frame("source-frame"),
+                           flip: parsed.flag("flip"), threads: parsed.integer("threads"))
     }
+
+    var format: SplatFormat? { load.format }
+    var limits: DecodeLimits { load.limits }
+    var sourceFrame: CoordinateSystem? { load.sourceFrame }
+    var flip: Bool { load.flip }
+    var threads: Int? { load.threads }
 }

@@ -50,6 +50,15 @@ public enum CommandLineParser {
                 parsed.given[spec.name] = .flag
                 continue
             }
+            if case .optionalChoice(let words, let bare) = spec.kind, inlineValue == nil {
+                if index < rest.endIndex, words.contains(rest[index].lowercased()) {
+                    parsed.given[spec.name] = .choice(rest[index].lowercased())
+                    index += 1
+                } else {
+                    parsed.given[spec.name] = .choice(bare)
+                }
+                continue
+            }
             let raw: String
             if let inlineValue {
                 raw = inlineValue
@@ -106,7 +115,7 @@ public enum CommandLineParser {
             let takers = CommandName.allCases.filter { spec.commands.contains($0) }.map(\.rawValue).joined(separator: ", ")
             throw UsageError("option --\(spec.name) does not apply to \(command.rawValue) (only to \(takers))")
         }
-        return (spec, inlineValue)
+        return (spec.resolved(for: command), inlineValue)
     }
 
     static func checkPositionals(_ parsed: ParsedCommand) throws(UsageError) {
@@ -175,10 +184,20 @@ public enum CommandLineParser {
                 throw bad("a byte count such as 805306368, 768M or 768MiB")
             }
             return .integer(bytes)
-        case .choice(let words):
+        case .choice(let words), .optionalChoice(let words, _):
             let key = raw.lowercased()
             guard words.contains(key) else { throw bad("one of " + words.joined(separator: ", ")) }
             return .choice(key)
+        case .numberList(let range):
+            let parts = raw.split(separator: ",", omittingEmptySubsequences: false)
+            var values: [Double] = []
+            for part in parts {
+                guard let v = finiteNumber(part), range.contains(v) else {
+                    throw bad("comma-separated numbers from \(formatted(range.lowerBound)) to \(formatted(range.upperBound)), e.g. 10,40")
+                }
+                values.append(v)
+            }
+            return .numbers(values)
         }
     }
 

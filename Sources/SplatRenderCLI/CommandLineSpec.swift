@@ -1,10 +1,13 @@
 import SplatCore
 import SplatFormats
+import SplatService
 
 /// The commands `splatrender` knows. `render` is also what runs when the first argument is not a
 /// command name (`splatrender scene.spz --out a.png`).
 public enum CommandName: String, CaseIterable, Sendable {
     case render
+    case turntable
+    case thumbnails
     case info
     case convert
     case help
@@ -34,6 +37,11 @@ public enum OptionKind: Sendable, Equatable {
     case byteCount
     /// One of a fixed list of words.
     case choice([String])
+    /// One of a fixed list of words, or nothing: `--progress` alone means `bare`; the next
+    /// argument is taken as the value only when it is one of the words (`--progress json`).
+    case optionalChoice([String], bare: String)
+    /// Comma-separated finite numbers within the range, e.g. `10,40`.
+    case numberList(ClosedRange<Double>)
 
     /// The placeholder shown in help, e.g. `WxH`.
     var placeholder: String {
@@ -49,6 +57,8 @@ public enum OptionKind: Sendable, Equatable {
         case .format: "FORMAT"
         case .byteCount: "BYTES"
         case .choice(let words): words.joined(separator: "|")
+        case .optionalChoice(let words, _): "[" + words.joined(separator: "|") + "]"
+        case .numberList: "A,B,…"
         }
     }
 }
@@ -68,16 +78,29 @@ public struct OptionSpec: Sendable {
     public let help: String
     /// The commands that accept this option.
     public let commands: Set<CommandName>
+    /// Commands on which the option takes another kind of value or means something a little
+    /// different (`--sheet FILE.png` on turntable, `--sheet` alone on thumbnails). Names stay
+    /// unique across the table; `resolved(for:)` gives the row as a command sees it.
+    public let variants: [CommandName: OptionVariant]
 
     init(_ name: String, short: Character? = nil, _ kind: OptionKind, default defaultValue: String? = nil,
-         placeholder: String? = nil, for commands: Set<CommandName>, _ help: String) {
+         placeholder: String? = nil, for commands: Set<CommandName>, _ help: String,
+         variants: [CommandName: OptionVariant] = [:]) {
         self.name = name
         self.short = short
         self.kind = kind
         self.defaultValue = defaultValue
         self.placeholder = placeholder
         self.help = help
-        self.commands = commands
+        self.commands = commands.union(variants.keys)
+        self.variants = variants
+    }
+
+    /// The row as `command` sees it (its variant applied).
+    public func resolved(for command: CommandName) -> OptionSpec {
+        guard let v = variants[command] else { return self }
+        return OptionSpec(name, short: short, v.kind, default: v.defaultValue, placeholder: v.placeholder,
+                          for: commands, v.help)
     }
 
     /// `--name VALUE` as shown in help.
@@ -86,6 +109,21 @@ public struct OptionSpec: Sendable {
         let long = "--\(name)" + (value.isEmpty ? "" : " \(value)")
         if let short { return "-\(short), \(long)" }
         return "    \(long)"
+    }
+}
+
+/// How an option differs on one command.
+public struct OptionVariant: Sendable {
+    public let kind: OptionKind
+    public let defaultValue: String?
+    public let placeholder: String?
+    public let help: String
+
+    init(_ kind: OptionKind, default defaultValue: String? = nil, placeholder: String? = nil, _ help: String) {
+        self.kind = kind
+        self.defaultValue = defaultValue
+        self.placeholder = placeholder
+        self.help = help
     }
 }
 
@@ -111,7 +149,11 @@ public enum CommandLineSpec {
     public static let programName = "splatrender"
     public static let version = "0.1.0"
 
-    static let decoding: Set<CommandName> = [.render, .info, .convert]
+    static let decoding: Set<CommandName> = [.render, .turntable, .thumbnails, .info, .convert]
+    /// Commands that render images.
+    static let rendering: Set<CommandName> = [.render, .turntable, .thumbnails]
+    /// Commands that orbit the scene (turntable frames, contact sheets, animations).
+    static let orbiting: Set<CommandName> = [.turntable, .thumbnails]
     static let all: Set<CommandName> = Set(CommandName.allCases)
 
     /// The option table.
@@ -124,7 +166,9 @@ public enum CommandLineSpec {
         OptionSpec("format", .format, for: decoding,
                    "read the input as FORMAT (spz, ply, compressed_ply, sog, splat) instead of detecting it; needed for .splat on standard input"),
         OptionSpec("max-decoded-bytes", .byteCount, default: String(DecodeLimits.serviceCeilingBytes), for: decoding,
-                   "refuse to decode a scene whose decoded floats (or any inflated intermediate) would exceed BYTES; suffixes K, M, G (binary) accepted"),
+                   "refuse to decode a scene whose decoded floats (or any inflated intermediate) would exceed BYTES; suffixes K, M, G (binary) accepted",
+                   variants: [.thumbnails: OptionVariant(.byteCount, default: String(DecodeLimits.serviceCeilingBytes),
+                                                         "per-file ceiling on the decoded size, and the budget for all running inputs together: an input starts only when the declared sizes (from the headers) of the running ones plus its own fit; a file alone over it fails with too_large without decoding")]),
         OptionSpec("max-sh-degree", .integer(0...4), for: decoding,
                    "drop spherical-harmonic bands above degree N while decoding (also lowers the declared decoded size)"),
         OptionSpec("source-frame", .frame, for: decoding,
@@ -138,11 +182,12 @@ public enum CommandLineSpec {
         OptionSpec("verbose", short: "v", .flag, for: decoding,
                    "print the frame decision, the camera and stage timings"),
         OptionSpec("quiet", short: "q", .flag, for: decoding,
-                   "print nothing but errors"),
+                   "print nothing but errors (nor progress, unless that is asked for explicitly)"),
 
         // info
-        OptionSpec("json", .flag, for: [.info, .render, .convert],
-                   "print the report as JSON instead of text (render and convert: the run report of --report)"),
+        OptionSpec("json", .flag, for: [.info, .render, .convert, .turntable],
+                   "print the report as JSON instead of text (render, turntable and convert: the run report of --report)",
+                   variants: [.thumbnails: OptionVariant(.flag, "print each input's report line (JSON Lines) on standard output instead of a summary line")]),
         OptionSpec("bounds", .flag, for: [.info],
                    "also decode the scene and report the bounds of the stored positions"),
 
@@ -152,26 +197,72 @@ public enum CommandLineSpec {
         OptionSpec("spz-version", .integer(3...4), for: [.convert],
                    "SPZ container version to write: 3 (gzip) or 4 (zstd, default of the encoder)"),
 
-        // render
+        // render, turntable, thumbnails
         OptionSpec("out", short: "o", .text, placeholder: "FILE.png", for: [.render],
-                   "where to write the PNG; - writes it to standard output"),
-        OptionSpec("resolution", .resolution, default: "512x512", for: [.render], "image width and height in pixels"),
+                   "where to write the PNG; - writes it to standard output",
+                   variants: [.turntable: OptionVariant(.text, placeholder: "DIR",
+                                                        "folder for the frames frame_000.png, frame_001.png, … (created if missing)")]),
+        OptionSpec("out-dir", .text, placeholder: "DIR", for: [.thumbnails],
+                   "folder for the outputs: <stem>.png, <stem>/frame_NNN.png, <stem>.sheet.png, <stem>.webp (created if missing)"),
+        OptionSpec("resolution", .resolution, default: "512x512", for: rendering, "image width and height in pixels"),
         OptionSpec("camera-pos", .vector3, for: [.render],
                    "camera position in the render frame (RUB, after the frame conversion); default: the automatic three-quarter view"),
         OptionSpec("camera-target", .vector3, for: [.render],
                    "point the camera looks at; default: the centre found by the automatic framing"),
-        OptionSpec("camera-up", .vector3, for: [.render],
-                   "camera up direction; default: the automatic framing's up (+Y of the render frame)"),
-        OptionSpec("camera-fov", .number(1...179), default: "50", placeholder: "DEG", for: [.render],
+        OptionSpec("camera-up", .vector3, for: rendering,
+                   "camera up direction (also the orbit's axis); default: the automatic framing's up (+Y of the render frame)"),
+        OptionSpec("camera-fov", .number(1...179), default: "50", placeholder: "DEG", for: rendering,
                    "vertical field of view in degrees"),
-        OptionSpec("background", .colour, for: [.render],
+        OptionSpec("background", .colour, for: rendering,
                    "background colour, each channel 0–1; omitted: a transparent RGBA PNG"),
-        OptionSpec("antialiased", .choice(["auto", "on", "off"]), default: "auto", for: [.render],
+        OptionSpec("antialiased", .choice(["auto", "on", "off"]), default: "auto", for: rendering,
                    "mip-splatting opacity compensation: auto follows the file's flag"),
-        OptionSpec("sh-degree", .integer(0...4), for: [.render],
+        OptionSpec("sh-degree", .integer(0...4), for: rendering,
                    "highest spherical-harmonic degree used for colour (default: all the scene has)"),
-        OptionSpec("report", .text, placeholder: "FILE.json", for: [.render, .convert],
-                   "also write the run report (input, status, header facts, ceiling verdict, frame, camera, outputs, stage times) as JSON"),
+        OptionSpec("report", .text, placeholder: "FILE.json", for: [.render, .convert, .turntable],
+                   "also write the run report (input, status, header facts, ceiling verdict, frame, camera, outputs, stage times, peak memory) as JSON",
+                   variants: [.thumbnails: OptionVariant(.text, placeholder: "FILE.jsonl",
+                                                         "write one JSON line per input as it finishes (to FILE.jsonl.partial, renamed to FILE.jsonl at the end); - writes the lines to standard output")]),
+        OptionSpec("timeout", .number(0.001...1_000_000), placeholder: "SECONDS", for: rendering,
+                   "wall-clock deadline per input, checked between stages and frames (error kind timeout)"),
+        OptionSpec("progress", .optionalChoice(["auto", "line", "json", "none"], bare: "line"), default: "auto",
+                   for: rendering,
+                   "progress on standard error: line (redrawn, with ETA), json (one NDJSON event per step), none; auto shows the line on a terminal only; --progress alone means line"),
+
+        // turntable, thumbnails
+        OptionSpec("frames", .integer(1...Turntable.maxFrames), default: String(Turntable.defaultFrames), for: [.turntable],
+                   "number of turntable frames, evenly spaced in azimuth"),
+        OptionSpec("turntable", .integer(1...Turntable.maxFrames), placeholder: "FRAMES", for: [.thumbnails],
+                   "also write FRAMES turntable frames per input to <stem>/frame_NNN.png (also the frame count of --animation, default 36)"),
+        OptionSpec("elevation", .number(-89...89), default: String(Int(Turntable.defaultElevationDegrees)), placeholder: "DEG",
+                   for: orbiting,
+                   "orbit elevation above the horizon; clamped to an SPZ file's safe-orbit hints when it has them"),
+        OptionSpec("azimuth", .number(-360...360), default: String(Int(Turntable.defaultStartAzimuthDegrees)), placeholder: "DEG",
+                   for: orbiting,
+                   "azimuth of frame 0 (the default makes frame 0 the automatic view of render)"),
+        OptionSpec("sheet", .text, placeholder: "FILE.png", for: [.turntable],
+                   "also write a contact sheet: --sheet-views views around the orbit, one row per --sheet-elevations angle",
+                   variants: [.thumbnails: OptionVariant(.flag, "also write a contact sheet <stem>.sheet.png")]),
+        OptionSpec("sheet-views", .integer(1...SheetPlan.maxViews), default: String(SheetPlan.defaultViews), placeholder: "N",
+                   for: orbiting, "views per sheet row, evenly spaced in azimuth from --azimuth"),
+        OptionSpec("sheet-elevations", .numberList(-89...89), placeholder: "DEG,DEG", for: orbiting,
+                   "one sheet row per elevation (at most 8); default: one row at --elevation"),
+        OptionSpec("sheet-downscale", .integer(1...16), default: String(SheetPlan.defaultDownscale), placeholder: "K",
+                   for: orbiting,
+                   "each sheet view is rendered at --resolution, then shrunk by K (box filter) into its tile"),
+        OptionSpec("animation", .text, placeholder: "FILE.webp", for: [.turntable],
+                   "also write the turntable as a looping animated WebP (lossless unless --animation-quality)",
+                   variants: [.thumbnails: OptionVariant(.flag, "also write <stem>.webp, the turntable as a looping animated WebP")]),
+        OptionSpec("animation-quality", .number(0...100), placeholder: "Q", for: orbiting,
+                   "encode the animation lossy at quality Q (0–100) instead of lossless"),
+        OptionSpec("frame-ms", .integer(1...60_000), default: "100", placeholder: "MS", for: orbiting,
+                   "display time of each animation frame in milliseconds"),
+
+        // thumbnails
+        OptionSpec("jobs", short: "j", .integer(1...256), default: "1", for: [.thumbnails],
+                   "inputs decoded and rendered at once (each also uses --threads); bounded by --max-decoded-bytes"),
+        OptionSpec("from-stdin", .flag, for: [.thumbnails],
+                   "also read input paths from standard input, one per line"),
     ]
 
     /// The command table.
@@ -187,6 +278,33 @@ public enum CommandLineSpec {
                     camera given in a file's stored coordinates works.
                     """,
                     positionals: ["SCENE"], positionalCount: 1...1),
+        CommandSpec(name: .turntable, synopsis: "turntable SCENE --out DIR [--frames N] [--elevation DEG] [--sheet FILE.png] [--animation FILE.webp] [options]",
+                    summary: "render frames orbiting the scene, a contact sheet and an animated WebP",
+                    details: """
+                    Decodes SCENE once and renders --frames views orbiting the framed centre about the render frame's
+                    up axis (+Y) at a fixed --elevation and the automatic framing distance, frame k at azimuth
+                    --azimuth + 360·k/frames; frame 0 with the defaults is exactly the view render uses without a
+                    camera. An SPZ file's safe-orbit hints clamp the elevation and the minimum distance (unless the
+                    scene was converted). Outputs: DIR/frame_000.png …, --sheet (tiles of --sheet-views views per row,
+                    one row per --sheet-elevations angle, each rendered at --resolution and shrunk by
+                    --sheet-downscale) and --animation (a looping animated WebP). At least one output is needed. A
+                    failed run removes what it wrote.
+                    """,
+                    positionals: ["SCENE"], positionalCount: 1...1),
+        CommandSpec(name: .thumbnails, synopsis: "thumbnails IN... --out-dir DIR [--jobs N] [--turntable FRAMES] [--sheet] [--animation] [--report FILE.jsonl] [options]",
+                    summary: "batch: a thumbnail (and optional turntable, sheet, animation) for every input",
+                    details: """
+                    Each IN is a scene file, a SOG folder, or a folder scanned recursively (sorted, hidden names skipped)
+                    for .spz .ply .sog .splat files and SOG folders; --from-stdin adds paths read from standard input.
+                    Every input gets DIR/<stem>.png (the automatic view), and with the options DIR/<stem>/frame_NNN.png,
+                    DIR/<stem>.sheet.png and DIR/<stem>.webp; stems that would collide get -2, -3, …. One bad file never
+                    stops the rest: each input gets one JSON line in --report (as inputs finish, each with its input
+                    index), and a failed input leaves no outputs. Headers are read first: a file over
+                    --max-decoded-bytes fails with too_large without decoding, and inputs run --jobs at a time only while
+                    their declared decoded sizes together fit --max-decoded-bytes. Exit status 0 when every input
+                    succeeded, 2 when some failed.
+                    """,
+                    positionals: ["IN..."], positionalCount: 0...Int.max),
         CommandSpec(name: .info, synopsis: "info FILE [--json] [--bounds] [options]",
                     summary: "describe a scene from its header",
                     details: """
@@ -225,8 +343,8 @@ public enum CommandLineSpec {
         commands.first { $0.name == name }!
     }
 
-    /// The options `command` accepts, in table order.
+    /// The options `command` accepts, in table order, as that command sees them.
     public static func options(for command: CommandName) -> [OptionSpec] {
-        options.filter { $0.commands.contains(command) }
+        options.filter { $0.commands.contains(command) }.map { $0.resolved(for: command) }
     }
 }

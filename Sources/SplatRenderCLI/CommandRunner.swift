@@ -31,6 +31,8 @@ public enum CommandRunner {
         case .info: return InfoCommand.run(context)
         case .convert: return ConvertCommand.run(context)
         case .render: return RenderCommand.run(context)
+        case .turntable: return TurntableCommand.run(context)
+        case .thumbnails: return ThumbnailsCommand.run(context)
         case .help: return ExitCode.ok.rawValue
         }
     }

@@ -1,5 +1,6 @@
 import SplatCore
 import SplatFormats
+import SplatService
 
 /// `splatrender convert IN OUT.ply|OUT.spz [--to-frame FRAME] [--spz-version 3|4]`.
 ///
@@ -23,22 +24,23 @@ enum ConvertCommand {
             context.stderr.write("error: --spz-version applies only to .spz output (see --help)\n")
             return ExitCode.usage.rawValue
         }
-        let report = RunReport(command: .convert, input: options.path)
-        let status = convert(context, options: options, to: outPath, as: encoding, report: report)
-        return context.finish(report, status)
+        var report = RunReport(command: CommandName.convert.rawValue, input: options.path)
+        convert(context, options: options, to: outPath, as: encoding, report: &report)
+        return context.finish(&report)
     }
 
     static func convert(_ context: CommandContext, options: DecodeOptions, to outPath: String, as encoding: SceneEncoding,
-                        report: RunReport) -> ExitCode {
+                        report: inout RunReport) {
         let parsed = context.parsed
         let decoded: DecodedScene
+        let input = context.sceneInput(options.path)
         do throws(SplatError) {
-            decoded = try report.time("decode") { () throws(SplatError) in
-                try SceneLoader.decode(path: options.path, format: options.format, limits: options.limits, stdin: context.stdin)
+            decoded = try report.time(.decode) { () throws(SplatError) in
+                try SceneLoader.decode(input, format: options.format, limits: options.limits)
             }
         } catch {
-            report.failed(error, ExitCode.forInputError(error.kind))
-            return report.exitCode
+            report.failed(error, at: .input)
+            return
         }
         let scene = decoded.scene
         report.header = decoded.header
@@ -51,7 +53,7 @@ enum ConvertCommand {
                                      renderFrame: target ?? decided.sourceFrame)
         report.decision = decision
         if target != nil || options.flip {
-            report.time("convert_frame") { decision.apply(to: scene, threads: options.threads) }
+            report.time(.convertFrame) { decision.apply(to: scene, threads: options.threads) }
             // The safe-orbit hints describe elevations about the old up axis.
             if !decision.conversion.isIdentity { scene.cameraHints = nil }
         }
@@ -66,42 +68,33 @@ enum ConvertCommand {
 
         let bytes: [UInt8]
         do throws(SplatError) {
-            bytes = try report.time("encode") { () throws(SplatError) in
+            bytes = try report.time(.encode) { () throws(SplatError) in
                 try encoding.encode(scene, spzVersion: parsed.integer("spz-version"))
             }
         } catch {
-            let code: ExitCode = switch error.kind {
-            case .invalidArgument: .usage
-            case .empty: .dataError
-            default: .internalError
-            }
-            report.failed(error.inFile(outPath), code)
-            return report.exitCode
+            report.failed(error.inFile(outPath), at: .encode)
+            return
         }
         do throws(SplatError) {
-            try report.time("write") { () throws(SplatError) in try AtomicFileWriter.write(bytes, to: outPath) }
+            try report.time(.write) { () throws(SplatError) in try AtomicFileWriter.write(bytes, to: outPath) }
         } catch {
-            report.failed(error, .cannotCreate)
-            return report.exitCode
+            report.failed(error, at: .output)
+            return
         }
-        report.outputs.append(.object([
-            ("path", .string(outPath)),
-            ("format", .string(encoding.rawValue)),
-            ("bytes", .int(bytes.count)),
+        report.outputs.append(OutputRecord(path: outPath, role: .scene, format: encoding.rawValue, bytes: bytes.count, extra: [
             ("count", .int(scene.count)),
             ("sh_degree", .int(scene.shDegree)),
             ("frame", .optional(dataFrame) { .string($0.name) }),
         ]))
 
         for warning in report.warnings { context.warn(warning) }
-        guard !parsed.flag("json") else { return .ok }
+        guard !parsed.flag("json") else { return }
         if context.verbose {
             context.say("frame: \(decision.summary)" + (target == nil && !options.flip ? " (values written unconverted)" : ""))
-            context.say("timings: \(report.timingSummary)")
+            context.say("timings: \(report.timings.summary)")
         }
         let frameNote = dataFrame.map { "frame \($0.name)" } ?? "frame not recorded"
         context.say("wrote \(outPath): \(encoding.rawValue), \(scene.count) splats, SH degree \(scene.shDegree), \(frameNote), \(bytes.count) bytes")
-        return .ok
     }
 }
 

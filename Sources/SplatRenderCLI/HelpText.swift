@@ -56,8 +56,9 @@ public enum HelpText {
         case .internalError: "internal error"
         case .cannotCreate: "an output file cannot be written"
         case .outputIOError: "writing to standard output failed"
-        case .tooLarge: "decode refused: the scene exceeds --max-decoded-bytes (too_large)"
-        case .timeout: "a deadline expired"
+        case .tooLarge: "refused by a resource ceiling (too_large), e.g. the scene exceeds --max-decoded-bytes"
+        case .timeout: "a deadline expired (--timeout)"
+        case .someInputsFailed: "thumbnails: at least one input failed (see its report line); the others were written"
         }
     }
 

@@ -1,5 +1,6 @@
 import SplatCore
 import SplatFormats
+import SplatService
 
 /// `splatrender info FILE [--json] [--bounds]`: describes a scene from its header. A scene over
 /// the ceiling is reported with exit status 0, not refused; only `--bounds` decodes.
@@ -7,12 +8,11 @@ enum InfoCommand {
     static func run(_ context: CommandContext) -> Int32 {
         let parsed = context.parsed
         let options = DecodeOptions(parsed, path: parsed.positionals[0])
-        // Standard input can be read only once: keep its bytes for the optional decode.
-        let stdin = options.path == "-" ? InputSource.bytes(context.stdin.readAll()) : context.stdin
+        // Standard input is read once; the optional decode uses the same bytes.
+        let input = context.sceneInput(options.path)
         var header: SceneHeader
         do throws(SplatError) {
-            header = try SceneLoader.readHeader(path: options.path, format: options.format, limits: options.limits,
-                                                stdin: stdin)
+            header = try SceneLoader.readHeader(input, format: options.format, limits: options.limits)
         } catch {
             return context.failInput(error)
         }
@@ -23,8 +23,7 @@ enum InfoCommand {
         var boundsError: SplatError?
         if parsed.flag("bounds") {
             do throws(SplatError) {
-                let decoded = try SceneLoader.decode(path: options.path, format: options.format, limits: options.limits,
-                                                     stdin: stdin)
+                let decoded = try SceneLoader.decode(input, format: options.format, limits: options.limits)
                 bounds = SceneBounds(decoded.scene)
                 // A full decode can see more than the header (legacy SPZ extensions sit after the data).
                 header = decoded.header

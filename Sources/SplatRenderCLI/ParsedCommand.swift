@@ -12,6 +12,7 @@ public enum OptionValue: Sendable, Equatable {
     case frame(CoordinateSystem)
     case format(SplatFormat)
     case choice(String)
+    case numbers([Double])
 }
 
 /// A bad command line: what is wrong, for `error: <message> (see --help)` and exit status 64.
@@ -84,6 +85,11 @@ public struct ParsedCommand: Sendable, Equatable {
 
     public func choice(_ name: String) -> String? {
         if case .choice(let v)? = value(name) { return v }
+        return nil
+    }
+
+    public func numbers(_ name: String) -> [Double]? {
+        if case .numbers(let v)? = value(name) { return v }
         return nil
     }
 

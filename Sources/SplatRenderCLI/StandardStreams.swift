@@ -8,9 +8,13 @@ public protocol OutputSink: AnyObject {
     /// Writes all of `bytes`; returns false when the destination refused them.
     @discardableResult
     func write(_ bytes: UnsafeRawBufferPointer) -> Bool
+    /// Whether the destination is a terminal (progress lines are shown there by default).
+    var isTerminal: Bool { get }
 }
 
 extension OutputSink {
+    public var isTerminal: Bool { false }
+
     @discardableResult
     public func write(_ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBytes { write($0) }
@@ -28,6 +32,8 @@ public final class FileDescriptorOutput: OutputSink {
 
     public init(descriptor: Int32) { self.descriptor = descriptor }
 
+    public var isTerminal: Bool { isatty(descriptor) != 0 }
+
     @discardableResult
     public func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress else { return true }
@@ -42,6 +48,21 @@ public final class FileDescriptorOutput: OutputSink {
         }
         return true
     }
+}
+
+/// Serialises writes to another sink, for output from several threads (a batch's workers).
+final class LockedOutput: OutputSink, @unchecked Sendable {
+    let base: OutputSink
+    private let lock = NSLock()
+
+    init(_ base: OutputSink) { self.base = base }
+
+    @discardableResult
+    func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        lock.withLock { base.write(bytes) }
+    }
+
+    var isTerminal: Bool { base.isTerminal }
 }
 
 /// Collects everything written, for tests.

@@ -1,9 +1,9 @@
 import SplatCore
 import SplatRender
 
-/// A camera as the command line gives it: any of position, target and up may be missing, and
-/// the missing parts come from `AutoFramer` (the robust framing of `rendering.md` 11). All
-/// coordinates are in the render frame (after the frame conversion).
+/// A camera as a caller gives it: any of position, target and up may be missing, and the missing
+/// parts come from `AutoFramer` (the robust framing of `rendering.md` 11). All coordinates are in
+/// the render frame (after the frame conversion). This is what `render --camera-*` resolves.
 public struct CameraRequest: Sendable, Equatable {
     public var position: SIMD3<Double>?
     public var target: SIMD3<Double>?
@@ -26,7 +26,15 @@ public struct CameraRequest: Sendable, Equatable {
         public var targetSource: String
         public var upSource: String
 
-        var json: JSONValue {
+        public init(camera: Camera, positionSource: String, targetSource: String, upSource: String) {
+            self.camera = camera
+            self.positionSource = positionSource
+            self.targetSource = targetSource
+            self.upSource = upSource
+        }
+
+        /// The report's `camera` object.
+        public var json: JSONValue {
             .object([
                 ("position", .vector(camera.position)),
                 ("target", .vector(camera.target)),
@@ -39,7 +47,8 @@ public struct CameraRequest: Sendable, Equatable {
             ])
         }
 
-        var summary: String {
+        /// One line for `--verbose`.
+        public var summary: String {
             func v(_ p: SIMD3<Double>) -> String {
                 "(" + [p.x, p.y, p.z].map { String(($0 * 10000).rounded() / 10000) }.joined(separator: ", ") + ")"
             }
@@ -51,13 +60,24 @@ public struct CameraRequest: Sendable, Equatable {
     /// look at the framed centre; only a target → the automatic view's offset around that target.
     /// A given `up` also orients the automatic orbit.
     public func resolve(for scene: SplatScene, width: Int, height: Int) -> Resolved {
+        if position != nil, target != nil { return resolve(with: nil) }
+        return resolve(with: framing(for: scene, width: width, height: height))
+    }
+
+    /// The automatic framing this request's missing parts come from.
+    public func framing(for scene: SplatScene, width: Int, height: Int) -> Framing {
+        AutoFramer.frame(scene, width: width, height: height, fovYDegrees: fovYDegrees, up: up ?? SIMD3(0, 1, 0))
+    }
+
+    /// `resolve(for:width:height:)` with the framing already computed (nil only when both
+    /// position and target are given, which need none).
+    public func resolve(with framing: Framing?) -> Resolved {
         if let position, let target {
             let camera = Camera(position: position, target: target, up: up ?? SIMD3(0, 1, 0), fovYDegrees: fovYDegrees)
             return Resolved(camera: camera, positionSource: "option", targetSource: "option",
                             upSource: up == nil ? "default" : "option")
         }
-        let framing = AutoFramer.frame(scene, width: width, height: height, fovYDegrees: fovYDegrees,
-                                       up: up ?? SIMD3(0, 1, 0))
+        let framing = framing ?? Framing(center: .zero, radius: 1, distance: 3, up: up ?? SIMD3(0, 1, 0))
         let auto = framing.camera(azimuthDegrees: AutoFramer.defaultAzimuthDegrees,
                                   elevationDegrees: AutoFramer.defaultElevationDegrees, fovYDegrees: fovYDegrees)
         var camera = auto

@@ -1,6 +1,7 @@
 /// A JSON document with object keys kept in insertion order, so reports read top-down the same
 /// way every run (Foundation's serializer either shuffles keys or sorts them alphabetically).
-public indirect enum JSONValue: Sendable, Equatable {
+/// `serialized(pretty: false)` is the stable one-line encoding used for JSON Lines reports.
+public indirect enum JSONValue: Sendable, Equatable, Encodable {
     case null
     case bool(Bool)
     case int(Int)
@@ -62,6 +63,50 @@ public indirect enum JSONValue: Sendable, Equatable {
             if let indent { out += "\n" + String(repeating: "  ", count: indent) }
             out += "}"
         }
+    }
+
+    /// Encodes through any `Encoder` (e.g. `JSONEncoder`); key order then follows that encoder.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .null:
+            var c = encoder.singleValueContainer()
+            try c.encodeNil()
+        case .bool(let b):
+            var c = encoder.singleValueContainer()
+            try c.encode(b)
+        case .int(let i):
+            var c = encoder.singleValueContainer()
+            try c.encode(i)
+        case .double(let d):
+            var c = encoder.singleValueContainer()
+            if d.isFinite { try c.encode(d) } else { try c.encodeNil() }
+        case .float(let f):
+            var c = encoder.singleValueContainer()
+            if f.isFinite { try c.encode(f) } else { try c.encodeNil() }
+        case .string(let s):
+            var c = encoder.singleValueContainer()
+            try c.encode(s)
+        case .array(let items):
+            var c = encoder.unkeyedContainer()
+            for item in items { try c.encode(item) }
+        case .object(let members):
+            var c = encoder.container(keyedBy: Key.self)
+            for (key, value) in members { try c.encode(value, forKey: Key(key)) }
+        }
+    }
+
+    /// The member named `key` of an object (nil for other values or a missing key).
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.0 == key }?.1
+    }
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ s: String) { stringValue = s }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 
     private var isScalar: Bool {

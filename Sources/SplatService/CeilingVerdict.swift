@@ -32,7 +32,8 @@ public struct CeilingVerdict: Sendable, Equatable {
         return text
     }
 
-    var json: JSONValue {
+    /// The report's `ceiling` object.
+    public var json: JSONValue {
         .object([
             ("declared_decoded_bytes", .optional(declaredDecodedBytes) { .int($0) }),
             ("bytes_per_splat", .int(SplatScene.bytesPerSplat(degree: keptDegree))),
@@ -45,62 +46,11 @@ public struct CeilingVerdict: Sendable, Equatable {
     }
 
     /// "184 bytes", "11.75 MiB", "768 MiB".
-    static func mebibytes(_ bytes: Int) -> String {
+    public static func mebibytes(_ bytes: Int) -> String {
         if bytes < 1024 { return "\(bytes) bytes" }
         let (value, unit): (Double, String) = bytes < 1 << 20 ? (Double(bytes) / 1024, "KiB")
             : bytes < 1 << 30 ? (Double(bytes) / 1_048_576, "MiB") : (Double(bytes) / 1_073_741_824, "GiB")
         let rounded = value >= 100 ? String(Int(value.rounded())) : String((value * 100).rounded() / 100)
         return "\(rounded) \(unit)"
-    }
-}
-
-extension FrameDecision {
-    var json: JSONValue {
-        .object([
-            ("source_frame", .string(sourceFrame.name)),
-            ("reason", .string(reason.rawValue)),
-            ("render_frame", .string(renderFrame.name)),
-            ("flip", .bool(flip)),
-            ("mirrors", .bool(conversion.isMirror)),
-            ("summary", .string(summary)),
-        ])
-    }
-}
-
-extension SceneHeader {
-    /// The header facts shared by `info --json` and run reports.
-    var jsonFields: [(String, JSONValue)] {
-        [
-            ("format", .string(format.rawValue)),
-            ("version", .optional(version) { .int($0) }),
-            ("count", .int(count)),
-            ("sh_degree", .int(shDegree)),
-            ("model", .string(model.rawValue)),
-            ("declared_frame", .optional(declaredFrame) { .string($0.name) }),
-            ("conventional_frame", .string(conventionalFrame.name)),
-        ]
-    }
-
-    var cameraHintsJSON: JSONValue {
-        .optional(cameraHints) {
-            .object([("elevation_min", .float($0.elevationMin)), ("elevation_max", .float($0.elevationMax)),
-                     ("radius_min", .float($0.radiusMin))])
-        }
-    }
-
-    var detailsJSON: JSONValue {
-        .object(details.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })
-    }
-}
-
-extension SplatError {
-    var json: JSONValue {
-        .object([
-            ("kind", .string(kind.rawValue)),
-            ("message", .string(message)),
-            ("file", .optional(file) { .string($0) }),
-            ("offset", .optional(offset) { .int($0) }),
-            ("field", .optional(field) { .string($0) }),
-        ])
     }
 }

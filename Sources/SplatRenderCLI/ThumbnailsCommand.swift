@@ -1,0 +1,115 @@
+import Foundation
+import SplatCore
+import SplatService
+
+/// `splatrender thumbnails IN... --out-dir DIR`: the batch service. Inputs are expanded by
+/// `BatchInput.expand` (files, SOG folders, scanned folders, and `--from-stdin` paths) and run by
+/// `BatchRunner`; each gets one report line (see `RunReport`). Exit status 0 when every input
+/// succeeded, 2 (`someInputsFailed`) when any failed; 64 and 73 are about the batch itself.
+enum ThumbnailsCommand {
+    static func run(_ context: CommandContext) -> Int32 {
+        let parsed = context.parsed
+        guard let outputDirectory = parsed.text("out-dir") else {
+            return context.usage("thumbnails needs --out-dir DIR")
+        }
+        var arguments = parsed.positionals
+        if arguments.contains("-") {
+            return context.usage("thumbnails takes paths; use --from-stdin for a list of paths on standard input, or render - for one scene")
+        }
+        if parsed.flag("from-stdin") {
+            let text = String(decoding: context.standardInputBytes(), as: UTF8.self)
+            for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+                let path = line.hasSuffix("\r") ? String(line.dropLast()) : String(line)
+                if !path.isEmpty { arguments.append(path) }
+            }
+        } else if arguments.isEmpty {
+            return context.usage("thumbnails needs at least one input (IN... or --from-stdin)")
+        }
+
+        do {
+            try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
+        } catch {
+            return context.fail(SplatError(.io, "cannot create the output folder: \(error.localizedDescription)",
+                                           file: outputDirectory), .cannotCreate)
+        }
+        let reportPath = parsed.text("report")
+        var log: JSONLinesLog?
+        if let reportPath, reportPath != "-" {
+            do throws(SplatError) {
+                log = try JSONLinesLog(path: reportPath)
+            } catch {
+                return context.fail(error, .cannotCreate)
+            }
+        }
+
+        let inputs = BatchInput.expand(arguments)
+        let decode = DecodeOptions(parsed, path: "")
+        let options = BatchOptions(outputDirectory: outputDirectory, jobs: parsed.integer("jobs") ?? 1, load: decode.load,
+                                   view: parsed.viewOptions, orbit: parsed.orbitOptions, writeImage: true,
+                                   writeFrames: parsed.isGiven("turntable"),
+                                   sheet: parsed.flag("sheet") ? parsed.sheetPlan : nil,
+                                   animation: parsed.flag("animation") ? parsed.animationSettings : nil,
+                                   timeoutSeconds: parsed.timeoutSeconds)
+        let console = BatchConsole(context, linesToStdout: parsed.flag("json") || reportPath == "-")
+        if inputs.isEmpty { console.warn("no scenes found in \(arguments.joined(separator: ", "))") }
+        let summary = BatchRunner(options: options).run(inputs, log: log, progress: console.progress.handler,
+                                                        completion: console.finished)
+        console.progress.clear()
+        if let logError = summary.logError {
+            return context.fail(logError, .cannotCreate)
+        }
+        console.summarise(summary)
+        return (summary.failed == 0 ? ExitCode.ok : .someInputsFailed).rawValue
+    }
+}
+
+/// The batch's console output, shared by the worker threads: one line per finished input
+/// (its JSON line with `--json` or `--report -`, else a short text line; failures always on
+/// stderr) and the progress line, never interleaved.
+final class BatchConsole: @unchecked Sendable {
+    let stdout: LockedOutput
+    let stderr: LockedOutput
+    let progress: ProgressPrinter
+    let linesToStdout: Bool
+    let quiet: Bool
+
+    init(_ context: CommandContext, linesToStdout: Bool) {
+        stdout = LockedOutput(context.stdout)
+        stderr = LockedOutput(context.stderr)
+        let wanted = ProgressPrinter(context)
+        progress = ProgressPrinter(mode: wanted.mode, sink: stderr)
+        self.linesToStdout = linesToStdout
+        quiet = context.quiet
+    }
+
+    func warn(_ text: String) {
+        guard !quiet else { return }
+        stderr.write("warning: \(text)\n")
+    }
+
+    /// Sets the input's exit status and prints its line.
+    func finished(_ report: inout RunReport) {
+        let status = report.error.map { ExitCode.forFailure($0, at: report.failedStage ?? .input) } ?? .ok
+        report.exitCode = status.rawValue
+        progress.clear()
+        if linesToStdout {
+            stdout.write(report.jsonLine + "\n")
+        }
+        if let error = report.error {
+            stderr.write("error: \(error.description)\n")
+        } else if !quiet && !linesToStdout {
+            let outputs = report.outputs.map(\.path).joined(separator: ", ")
+            stdout.write("ok \(report.input) → \(outputs) (\(StageTimings.format(report.totalMilliseconds ?? 0)) ms)\n")
+        }
+    }
+
+    func summarise(_ summary: BatchSummary) {
+        guard !quiet && !linesToStdout else { return }
+        var text = "\(summary.total) input\(summary.total == 1 ? "" : "s"): \(summary.succeeded) ok"
+        let failures = summary.statusCounts.filter { $0.key != "ok" }.sorted { $0.key < $1.key }
+        if !failures.isEmpty {
+            text += ", \(summary.failed) failed (" + failures.map { "\($0.value) \($0.key)" }.joined(separator: ", ") + ")"
+        }
+        stdout.write(text + "\n")
+    }
+}

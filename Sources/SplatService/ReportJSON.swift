@@ -1,0 +1,64 @@
+import SplatCore
+import SplatFormats
+
+// The JSON shapes of library values that run reports and `info --json` share. Keys are
+// snake_case and part of the report format.
+
+extension FrameDecision {
+    /// The report's `frame_decision` object.
+    public var json: JSONValue {
+        .object([
+            ("source_frame", .string(sourceFrame.name)),
+            ("reason", .string(reason.rawValue)),
+            ("render_frame", .string(renderFrame.name)),
+            ("flip", .bool(flip)),
+            ("mirrors", .bool(conversion.isMirror)),
+            ("summary", .string(summary)),
+        ])
+    }
+}
+
+extension SceneHeader {
+    /// The header facts shared by `info --json` and run reports: format, version, count,
+    /// sh_degree, model, declared_frame, conventional_frame.
+    public var jsonFields: [(String, JSONValue)] {
+        [
+            ("format", .string(format.rawValue)),
+            ("version", .optional(version) { .int($0) }),
+            ("count", .int(count)),
+            ("sh_degree", .int(shDegree)),
+            ("model", .string(model.rawValue)),
+            ("declared_frame", .optional(declaredFrame) { .string($0.name) }),
+            ("conventional_frame", .string(conventionalFrame.name)),
+        ]
+    }
+
+    /// The SPZ safe-orbit values (radians, radians, scene units), or null.
+    public var cameraHintsJSON: JSONValue {
+        .optional(cameraHints) {
+            .object([("elevation_min", .float($0.elevationMin)), ("elevation_max", .float($0.elevationMax)),
+                     ("radius_min", .float($0.radiusMin))])
+        }
+    }
+
+    /// Format-specific facts, keys sorted.
+    public var detailsJSON: JSONValue {
+        .object(details.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })
+    }
+}
+
+extension SplatError {
+    /// kind, message, file, offset, field.
+    public var json: JSONValue { .object(jsonFields) }
+
+    /// The members of `json`, for callers that add their own.
+    public var jsonFields: [(String, JSONValue)] {
+        [
+            ("kind", .string(kind.rawValue)),
+            ("message", .string(message)),
+            ("file", .optional(file) { .string($0) }),
+            ("offset", .optional(offset) { .int($0) }),
+            ("field", .optional(field) { .string($0) }),
+        ]
+    }
+}
