@@ -50,7 +50,7 @@ public final class Renderer: @unchecked Sendable {
         let lists = TileBinner.bin(projection, view: view, threads: threads)
         let t2 = DispatchTime.now().uptimeNanoseconds
         let composed = TileCompositor(view: view, background: settings.background)
-            .composite(lists: lists, projected: projection.projected.base, threads: threads)
+            .composite(lists: lists, threads: threads)
         let t3 = DispatchTime.now().uptimeNanoseconds
 
         let image = ImageBuffer(width: view.width, height: view.height, channels: settings.background == nil ? 4 : 3,

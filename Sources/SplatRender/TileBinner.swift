@@ -5,11 +5,13 @@ import SplatCore
 /// then a stable counting scatter of each splat into every tile of its rectangle. Each tile's list
 /// is thus ordered by (depth, splat index) — the order INRIA's (tile, depth) key sort produces.
 struct TileBinner {
-    /// Tile t's splats are `entries[start[t] ..< start[t + 1]]`, as indices into the
-    /// preprocessor's output tables.
+    /// Tile t's splats are `entries[start[t] ..< start[t + 1]]`, as indices into `splats`, which
+    /// holds the visible splats in front-to-back order — so every tile reads its records at
+    /// increasing addresses, instead of one cache miss per (tile, splat) pair.
     struct TileLists {
         let start: AlignedBuffer<Int>
         let entries: AlignedBuffer<UInt32>
+        let splats: AlignedBuffer<ProjectedSplat>
         let tileCount: Int
         var pairCount: Int { start[tileCount] }
     }
@@ -46,6 +48,20 @@ struct TileBinner {
         let sorted = RadixSort.sort(keys: keys.base, values: values.base, scratchKeys: scratchKeys.base,
                                     scratchValues: scratchValues.base, count: visible, threads: threads).values
 
+        // Records and tile rectangles in depth order (random reads once per splat, overlapped
+        // across iterations, rather than once per pair in the compositor).
+        let splats = AlignedBuffer<ProjectedSplat>(count: max(visible, 1))
+        let rects = AlignedBuffer<SIMD4<UInt16>>(count: max(visible, 1))
+        let projected = projection.projected.base
+        Parallel.forEachChunk(count: visible, chunkSize: 16384, threads: threads) { _, range in
+            for k in range {
+                let slot = Int(sorted[k])
+                splats[k] = projected[slot]
+                let info = binInfo[slot]
+                rects[k] = SIMD4(info.tileMinX, info.tileMinY, info.tileMaxX, info.tileMaxY)
+            }
+        }
+
         // Stable scatter: blocks of the depth-sorted list count their pairs per tile; a scan in
         // (tile, block) order gives each block its write position inside each tile's range.
         var blockSize = max(16384, (visible + 63) / 64)
@@ -54,11 +70,11 @@ struct TileBinner {
         let counters = AlignedBuffer<Int>(count: blocks * tiles, zeroed: true)
         Parallel.forEachChunk(count: visible, chunkSize: blockSize, threads: threads) { b, range in
             let counts = counters.base + b * tiles
-            for i in range {
-                let info = binInfo[Int(sorted[i])]
-                for ty in Int(info.tileMinY)..<Int(info.tileMaxY) {
+            for k in range {
+                let rect = rects[k]
+                for ty in Int(rect[1])..<Int(rect[3]) {
                     let row = counts + ty * tilesX
-                    for tx in Int(info.tileMinX)..<Int(info.tileMaxX) { row[tx] += 1 }
+                    for tx in Int(rect[0])..<Int(rect[2]) { row[tx] += 1 }
                 }
             }
         }
@@ -76,18 +92,17 @@ struct TileBinner {
         let entries = AlignedBuffer<UInt32>(count: max(total, 1))
         Parallel.forEachChunk(count: visible, chunkSize: blockSize, threads: threads) { b, range in
             let offsets = counters.base + b * tiles
-            for i in range {
-                let slot = sorted[i]
-                let info = binInfo[Int(slot)]
-                for ty in Int(info.tileMinY)..<Int(info.tileMaxY) {
+            for k in range {
+                let rect = rects[k]
+                for ty in Int(rect[1])..<Int(rect[3]) {
                     let row = offsets + ty * tilesX
-                    for tx in Int(info.tileMinX)..<Int(info.tileMaxX) {
-                        entries[row[tx]] = slot
+                    for tx in Int(rect[0])..<Int(rect[2]) {
+                        entries[row[tx]] = UInt32(truncatingIfNeeded: k)
                         row[tx] += 1
                     }
                 }
             }
         }
-        return TileLists(start: start, entries: entries, tileCount: tiles)
+        return TileLists(start: start, entries: entries, splats: splats, tileCount: tiles)
     }
 }

@@ -17,13 +17,19 @@ struct TileCompositor {
     static let maxAlpha: Float = 0.99
     static let minAlpha: Float = 1.0 / 255.0
     static let minTransmittance: Float = 1e-4
+    /// Exponents are raised to this before exp: e^−30·o is far below 1/255 (so no decision
+    /// changes) but keeps α·T away from denormals in lanes that fail the test.
+    static let exponentFloor: Float = -30
+    /// Records copied ahead per tile (10 KiB of stack).
+    static let batchSize = 256
 
     struct Output {
         var pixels: [UInt8]
         var coverage: Double
     }
 
-    func composite(lists: TileBinner.TileLists, projected: UnsafePointer<ProjectedSplat>, threads: Int?) -> Output {
+    func composite(lists: TileBinner.TileLists, threads: Int?) -> Output {
+        let projected = UnsafePointer(lists.splats.base)
         let tiles = lists.tileCount
         let channels = background == nil ? 4 : 3
         var pixels = [UInt8](repeating: 0, count: view.width * view.height * channels)
@@ -68,10 +74,15 @@ struct TileCompositor {
         let validLeft: Mask = lane .< Int32(columns), validRight: Mask = lane .< Int32(columns - 8)
 
         // Half row h = 2·row + (0 left, 1 right).
-        return withUnsafeTemporaryAllocation(of: V.self, capacity: 4 * 32) { state in
-            withUnsafeTemporaryAllocation(of: Mask.self, capacity: 32) { active in
-                let st = state.baseAddress!, act = active.baseAddress!
+        return withUnsafeTemporaryAllocation(of: V.self, capacity: 5 * 32) { state in
+              withUnsafeTemporaryAllocation(of: ProjectedSplat.self, capacity: Self.batchSize) { batchBuffer in
+                let batch = batchBuffer.baseAddress!
+                let st = state.baseAddress!
                 let transmittance = st, red = st + 32, green = st + 64, blue = st + 96
+                // 0 for a live pixel, +∞ once it has stopped (or lies outside the image):
+                // subtracting it from the exponent fails the cutoff test, and keeping liveness
+                // as a compare input lets `any` compile to a movemask.
+                let barrier = st + 128
                 var liveHalves = 0
                 // Bit h set: every pixel of half row h has stopped (or lies outside the image).
                 var dead: UInt32 = 0
@@ -79,7 +90,7 @@ struct TileCompositor {
                     transmittance[h] = V(repeating: 1)
                     red[h] = V(); green[h] = V(); blue[h] = V()
                     let valid = h / 2 < rows ? (h % 2 == 0 ? validLeft : validRight) : Mask(repeating: false)
-                    act[h] = valid
+                    barrier[h] = V(repeating: .infinity).replacing(with: 0, where: valid)
                     if any(valid) { liveHalves += 1 } else { dead |= 1 << UInt32(h) }
                 }
                 let tileLeft = Float(x0) + 0.5, tileRight = Float(x0) + 15.5
@@ -87,8 +98,13 @@ struct TileCompositor {
 
                 var cursor = first
                 splats: while cursor < end {
-                    let s = projected[Int(entries[cursor])]
-                    cursor += 1
+                  // Copy the next batch of records first: the loads are independent, so their
+                  // cache misses overlap, where one dependent miss per splat would stall.
+                  let batchCount = min(Self.batchSize, end - cursor)
+                  for k in 0..<batchCount { batch[k] = projected[Int(entries[cursor + k])] }
+                  cursor += batchCount
+                  for k in 0..<batchCount {
+                    let s = batch[k]
                     let a = s.conicA, b = s.conicB, c = s.conicC
                     let dxNear = s.u - tileRight, dxFar = s.u - tileLeft
                     let dyNear = s.v - tileBottom, dyFar = s.v - tileTop
@@ -126,8 +142,8 @@ struct TileCompositor {
                     let opacity = s.opacity, cutoff = s.powerThreshold
                     let colourR = s.red, colourG = s.green, colourB = s.blue
                     let sideLo = columnLo < 8 ? 0 : 1, sideHi = columnHi >= 8 ? 1 : 0
-                    var dy = s.v - (Float(y0 + rowLo) + 0.5)
                     for r in rowLo...rowHi {
+                        let dy = s.v - (Float(y0 &+ r) + 0.5)
                         let k1 = -b * dy, k0 = -0.5 * c * dy * dy
                         for side in sideLo...sideHi {
                             let h = 2 &* r &+ side
@@ -135,10 +151,9 @@ struct TileCompositor {
                             let left = side == 0
                             let dx = left ? dxLeft : dxRight
                             let power = (left ? quadLeft : quadRight).addingProduct(dx, k1) + k0
-                            let liveLanes = act[h]
-                            let candidate = liveLanes .& (power .>= cutoff)
+                            let candidate = power - barrier[h] .>= cutoff
                             if !any(candidate) { continue }
-                            let alpha = (opacity * FastExp.exp8(power)).atMost(Self.maxAlpha)
+                            let alpha = (opacity * FastExp.exp8(power, floor: Self.exponentFloor)).atMost(Self.maxAlpha)
                             let passes = candidate .& (power .<= 0) .& (alpha .>= Self.minAlpha)
                             let tr = transmittance[h]
                             let next = tr - tr * alpha
@@ -150,21 +165,21 @@ struct TileCompositor {
                             blue[h] = blue[h].addingProduct(weight, colourB)
                             transmittance[h] = tr.replacing(with: next, where: blend)
                             if any(stop) {
-                                let stillLive = liveLanes .& .!stop
-                                act[h] = stillLive
-                                if !any(stillLive) {
+                                let stopped = barrier[h].replacing(with: .infinity, where: stop)
+                                barrier[h] = stopped
+                                if !any(stopped .== 0) {
                                     dead |= 1 &<< UInt32(truncatingIfNeeded: h)
                                     liveHalves -= 1
                                     if liveHalves == 0 { break splats }
                                 }
                             }
                         }
-                        dy -= 1
                     }
+                  }
                 }
                 return writePixels(x0: x0, y0: y0, columns: columns, rows: rows, transmittance: transmittance,
                                    red: red, green: green, blue: blue, out: out, channels: channels)
-            }
+              }
         }
     }
 
@@ -198,7 +213,7 @@ struct TileCompositor {
                 let h = 2 * r + half
                 let tr = transmittance[h]
                 let coverage = 1 - tr
-                covered += V(repeating: 0).replacing(with: coverage, where: lane .< Int32(count))
+                covered += count == 8 ? coverage : V(repeating: 0).replacing(with: coverage, where: lane .< Int32(count))
                 let qr: SIMD8<UInt8>, qg: SIMD8<UInt8>, qb: SIMD8<UInt8>
                 if let bg = background {
                     qr = quantise(red[h] + tr * bg.x)
