@@ -65,6 +65,11 @@ public struct BatchSummary: Sendable, Equatable {
     public var statusCounts: [String: Int] = [:]
     /// The first failure to append to the report log, if any (the batch still ran to the end).
     public var logError: SplatError?
+    /// Most inputs that were decoding or rendering at the same time.
+    public var peakRunning = 0
+    /// Largest sum of declared decoded sizes in flight at once (never above the budget unless
+    /// a single input alone was larger, which the per-file limit refuses first).
+    public var peakRunningBytes = 0
 
     public var failed: Int { total - succeeded }
 }
@@ -87,7 +92,7 @@ public struct BatchRunner: Sendable {
         self.options = options
     }
 
-    /// Runs every input and returns when all have finished.
+    /// Runs every input and returns when all have finished. Creates the output folder if needed.
     ///
     /// - Parameters:
     ///   - log: where the report lines go (committed before returning; nil for none).
@@ -96,6 +101,8 @@ public struct BatchRunner: Sendable {
     ///     and prints a summary line); called on worker threads, never concurrently.
     public func run(_ inputs: [BatchInput], log: JSONLinesLog? = nil, progress: ProgressHandler? = nil,
                     completion: (@Sendable (inout RunReport) -> Void)? = nil) -> BatchSummary {
+        // A folder that cannot be made shows up as each input's write error.
+        try? FileManager.default.createDirectory(atPath: options.outputDirectory, withIntermediateDirectories: true)
         let state = BatchState(total: inputs.count, log: log, progress: progress, completion: completion)
         let limits = options.load.limits
         let jobs = max(1, options.jobs)
@@ -154,6 +161,8 @@ final class BatchState: @unchecked Sendable {
     private let condition = NSCondition()
     private var running = 0
     private var runningBytes = 0
+    private var peakRunning = 0
+    private var peakRunningBytes = 0
     private let output = NSLock()
     private var summary = BatchSummary()
     private let started = ContinuousClock.now
@@ -175,6 +184,8 @@ final class BatchState: @unchecked Sendable {
         }
         running += 1
         runningBytes += bytes
+        peakRunning = max(peakRunning, running)
+        peakRunningBytes = max(peakRunningBytes, runningBytes)
         condition.unlock()
     }
 
@@ -212,7 +223,12 @@ final class BatchState: @unchecked Sendable {
     }
 
     func result() -> BatchSummary {
-        output.withLock { summary }
+        var result = output.withLock { summary }
+        condition.lock()
+        result.peakRunning = peakRunning
+        result.peakRunningBytes = peakRunningBytes
+        condition.unlock()
+        return result
     }
 
     func noteLogError(_ error: SplatError) {

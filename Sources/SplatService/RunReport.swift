@@ -114,6 +114,8 @@ public struct RunReport: Sendable, Encodable {
     /// "ok", or the error kind (`too_large`, `truncated`, `timeout`, …).
     public var status: String { error?.kind.rawValue ?? "ok" }
     public var succeeded: Bool { error == nil }
+    /// The error's message, "" on success.
+    public var message: String { error?.message ?? "" }
 
     /// Runs `body` and adds its wall time to `stage`.
     public mutating func time<T, E: Error>(_ stage: JobStage, _ body: () throws(E) -> T) throws(E) -> T {
@@ -144,7 +146,7 @@ public struct RunReport: Sendable, Encodable {
         fields += [
             ("input", .string(input)),
             ("status", .string(status)),
-            ("message", .string(error?.message ?? "")),
+            ("message", .string(message)),
         ]
         if let exitCode { fields.append(("exit_code", .int(Int(exitCode)))) }
         if let error {

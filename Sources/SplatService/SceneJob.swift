@@ -133,7 +133,8 @@ final class JobExecution {
         do {
             return try body()
         } catch {
-            throw JobFailure(error: error, stage: stage)
+            // A deadline is about the input as a whole: name it.
+            throw JobFailure(error: error.kind == .timeout ? error.inFile(job.input.name) : error, stage: stage)
         }
     }
 
