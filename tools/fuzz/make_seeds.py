@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """Builds the seed corpus of every fuzz target from ../shared (the spec vectors and the corpus).
 
-usage: make_seeds.py SHARED_DIR OUT_DIR
+usage: make_seeds.py SHARED_DIR OUT_DIR [REGRESSIONS_DIR]
 
 Files above MAX_SEED bytes are shrunk to a few splats with their structure intact (PLY rows,
 SPZ blocks and streams, .splat records) so the fuzzer starts from small, valid inputs; the
 large originals add nothing but slow executions. Needs Python's zstandard module for the v4
 plain form (skipped with a note when missing).
+
+Files in REGRESSIONS_DIR (Tests/SplatFormatsTests/Regressions) are named
+`<target>--<what>.<ext>`; each is added to its target's seeds and, with a name byte chosen
+from its extension, to the detect target's, so every run replays them first.
 """
 import gzip
 import hashlib
@@ -229,8 +233,23 @@ def sog_seeds(shared, out):
             write(out, "detect", bytes([3]) + meta)
 
 
+DETECT_BYTE = {".spz": 0, ".ply": 1, ".splat": 2, ".json": 3, ".sog": 4}
+
+
+def regression_seeds(folder, out):
+    for name in sorted(os.listdir(folder)):
+        target, sep, _ = name.partition("--")
+        if not sep:
+            continue
+        data = open(os.path.join(folder, name), "rb").read()
+        write(out, target, data)
+        ext = os.path.splitext(name)[1]
+        if ext in DETECT_BYTE:
+            write(out, "detect", bytes([DETECT_BYTE[ext]]) + data)
+
+
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4):
         sys.exit(__doc__)
     shared, out = sys.argv[1], sys.argv[2]
     if zstandard is None:
@@ -239,6 +258,8 @@ def main():
     ply_seeds(shared, out)
     splat_seeds(shared, out)
     sog_seeds(shared, out)
+    if len(sys.argv) == 4:
+        regression_seeds(sys.argv[3], out)
     for target in sorted(os.listdir(out)):
         folder = os.path.join(out, target)
         sizes = [os.path.getsize(os.path.join(folder, f)) for f in os.listdir(folder)]
