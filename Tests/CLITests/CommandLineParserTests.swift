@@ -148,6 +148,32 @@ import TestSupport
     }
 }
 
+@Suite struct ServiceOptionParsingTests {
+    @Test func progressTakesAValueOnlyWhenItIsOne() throws {
+        let bare = try CommandLineParser.parse(["render", "--progress", "scene.ply", "-o", "a.png"])
+        #expect(bare.choice("progress") == "line" && bare.positionals == ["scene.ply"])
+        let json = try CommandLineParser.parse(["render", "scene.ply", "--progress", "json", "-o", "a.png"])
+        #expect(json.choice("progress") == "json" && json.positionals == ["scene.ply"])
+        let inline = try CommandLineParser.parse(["render", "scene.ply", "--progress=none", "-o", "a.png"])
+        #expect(inline.choice("progress") == "none")
+        #expect(try CommandLineParser.parse(["render", "s.ply", "-o", "a.png"]).choice("progress") == "auto")
+        #expect(throws: UsageError.self) { try CommandLineParser.parse(["render", "s.ply", "--progress=loud"]) }
+    }
+
+    @Test func oneOptionNameMayTakeAPathOrBeAFlag() throws {
+        let turntable = try CommandLineParser.parse(["turntable", "s.ply", "--sheet", "sheet.png", "--sheet-elevations", "10,-5.5"])
+        #expect(turntable.text("sheet") == "sheet.png")
+        #expect(turntable.numbers("sheet-elevations") == [10, -5.5])
+        let thumbnails = try CommandLineParser.parse(["thumbnails", "a.ply", "--sheet", "b.ply", "--out-dir", "o"])
+        #expect(thumbnails.flag("sheet") && thumbnails.positionals == ["a.ply", "b.ply"])
+        #expect(throws: UsageError.self) { try CommandLineParser.parse(["turntable", "s.ply", "--sheet-elevations", "10,95"]) }
+        #expect(throws: UsageError.self) { try CommandLineParser.parse(["turntable", "s.ply", "--turntable", "5"]) }
+        let help = HelpText.forCommand(.thumbnails)
+        #expect(help.contains("--sheet ") && !help.contains("--sheet FILE.png"))
+        #expect(HelpText.forCommand(.turntable).contains("--sheet FILE.png"))
+    }
+}
+
 @Suite struct CommandRunnerUsageTests {
     @Test func usageErrorsExit64WithTheSeeHelpLine() {
         let out = CapturedOutput(), err = CapturedOutput()
