@@ -33,7 +33,7 @@ enum SPZDecodeBenchmark {
             let input = try InputBytes(path: path)
             let bytes = input.bytes
             let isV4 = bytes.count >= 4 && bytes[0] == 0x4E && bytes[1] == 0x47
-            var results: [(String, Duration)] = []
+            var results: [(String, (wall: Duration, cpu: Double))] = []
             if only == nil || only == "raw" {
                 let raw = try best(of: repeats) { isV4 ? try rawZstd(bytes) : try rawLibdeflate(bytes) }
                 results.append((isV4 ? "raw zstd (all streams, concurrent)" : "raw libdeflate (whole member)", raw))
@@ -49,9 +49,13 @@ enum SPZDecodeBenchmark {
             if only == "file" {
                 results.append(("SplatFile.decode", try best(of: repeats) { _ = try SplatFile.decode(input) }))
             }
-            for (name, time) in results { print(String(format: "%-44@ %8.1f ms", name as NSString, milliseconds(time))) }
+            for (name, time) in results {
+                print(name.padding(toLength: 40, withPad: " ", startingAt: 0)
+                      + String(format: "%8.1f ms wall %8.1f ms cpu", milliseconds(time.wall), time.cpu * 1000))
+            }
             if results.count == 2 {
-                print(String(format: "ratio decode / raw: %.2f", milliseconds(results[1].1) / milliseconds(results[0].1)))
+                print(String(format: "ratio decode / raw: %.2f wall, %.2f cpu", milliseconds(results[1].1.wall) / milliseconds(results[0].1.wall),
+                             results[1].1.cpu / results[0].1.cpu))
             }
             return 0
         } catch {
@@ -64,15 +68,27 @@ enum SPZDecodeBenchmark {
         Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
     }
 
-    static func best(of n: Int, _ body: () throws -> Void) throws -> Duration {
+    /// Best wall time of `n` runs, and the least CPU time (user + system, all threads) of a run;
+    /// on a busy machine the CPU time is the steadier figure.
+    static func best(of n: Int, _ body: () throws -> Void) throws -> (wall: Duration, cpu: Double) {
         let clock = ContinuousClock()
         var best = Duration.seconds(1_000_000)
+        var cpu = Double.infinity
         for _ in 0..<max(1, n) {
+            let startCPU = cpuSeconds()
             let start = clock.now
             try body()
             best = min(best, clock.now - start)
+            cpu = min(cpu, cpuSeconds() - startCPU)
         }
-        return best
+        return (best, cpu)
+    }
+
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
     /// Inflates every stream of a v4 file into its own exact-size buffer, concurrently.

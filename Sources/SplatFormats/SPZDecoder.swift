@@ -68,10 +68,19 @@ public enum SPZDecoder {
         PageBuffer.adviseHugePages(for: scene)
         // With every SH band dropped the SH stream is not inflated at all.
         let streams = header.streams.filter { $0.attribute != .sh || keptDegree > 0 }
-        // The SH stream (69 % of a degree-3 file) is inflated whole and dequantized afterwards
-        // on every core; the small streams are dequantized by the task that inflated them.
+        // The SH stream (69 % of a degree-3 file) is inflated whole, then dequantized on every
+        // core. When every band is kept it is inflated into the last quarter of the scene's own SH
+        // floats and converted in place (`SPZDequantizer.shInPlace`), so it needs no buffer of
+        // its own; when bands are dropped it goes through a separate buffer.
         let shStream = streams.first { $0.attribute == .sh }
-        let shBuffer = try shStream.map { (s) throws(SplatError) in try PageBuffer(capacity: s.uncompressedSize, file: file) }
+        let shInPlace = keptDegree == header.shDegree
+        let shRegion = UnsafeMutableRawPointer(scene.sh.baseAddress!)
+        let shBuffer = try shStream.flatMap { (s) throws(SplatError) in
+            shInPlace ? nil : try PageBuffer(capacity: s.uncompressedSize, file: file)
+        }
+        let shTarget = shStream.map { s in
+            UnsafeMutableRawBufferPointer(start: shBuffer?.base ?? shRegion + 3 * s.uncompressedSize, count: s.uncompressedSize)
+        }
         // Largest stream first: workers take tasks in order, so the long SH stream starts at once.
         let order = streams.indices.sorted { streams[$0].uncompressedSize > streams[$1].uncompressedSize }
         let failures = UnsafeMutableBufferPointer<SplatError?>.allocate(capacity: max(1, streams.count))
@@ -80,10 +89,10 @@ public enum SPZDecoder {
         defer { failures.deinitialize().deallocate() }
 
         // While one core inflates the long SH stream, the others, once the small streams are
-        // done, map the pages of the decoded SH the kernel would otherwise fault in one by one
-        // during dequantization. Only as much as the packed SH will give back, so the resident
+        // done, map the pages of the decoded SH that the kernel would otherwise fault in one by
+        // one during dequantization — the part the packed bytes do not occupy, so the resident
         // total never passes the final scene plus the file.
-        let prefault = shStream.map { prefaultPieces(scene.sh.baseAddress!, decodedBytes: 4 * scene.sh.count,
+        let prefault = shStream.map { prefaultPieces(shRegion, decodedBytes: 4 * scene.sh.count,
                                                      packedBytes: $0.uncompressedSize) } ?? []
         Parallel.forEach(iterations: order.count + prefault.count) { task in
             guard task < order.count else {
@@ -95,9 +104,8 @@ public enum SPZDecoder {
             let stream = streams[index]
             let source = UnsafeRawBufferPointer(rebasing: bytes[stream.compressedOffset..<stream.compressedOffset + stream.compressedSize])
             do throws(SplatError) {
-                if stream.attribute == .sh, let shBuffer {
-                    let whole = UnsafeMutableRawBufferPointer(start: shBuffer.base, count: stream.uncompressedSize)
-                    try ZstdCodec.decompress(source, into: whole, stream: "sh", file: file, limits: limits)
+                if stream.attribute == .sh, let shTarget {
+                    try ZstdCodec.decompress(source, into: shTarget, stream: "sh", file: file, limits: limits)
                 } else {
                     let packed = try PageBuffer(capacity: stream.uncompressedSize, file: file)
                     let exact = UnsafeMutableRawBufferPointer(start: packed.base, count: stream.uncompressedSize)
@@ -110,7 +118,9 @@ public enum SPZDecoder {
         }
         if let first = failures.lazy.compactMap({ $0 }).first { throw first }
 
-        if let shBuffer {
+        if let shStream, shInPlace {
+            SPZDequantizer.shInPlace(shRegion, count: shStream.uncompressedSize)
+        } else if let shBuffer {
             // Each chunk hands back the packed pages only it read, so the packed SH shrinks while
             // the decoded SH grows and the two are never both resident in full.
             let stride = header.stride(.sh)
@@ -135,7 +145,10 @@ public enum SPZDecoder {
         // total never passes the final scene plus the file.
         let slab = UnsafeMutableRawPointer(scene.columnBase(.x))
         let slabBytes = UnsafeMutableRawPointer(scene.sh.baseAddress! + scene.sh.count) - slab
-        let prefault = prefaultPieces(slab, decodedBytes: slabBytes, packedBytes: payloadSize)
+        // Deflate expands at most 1032:1, so a file too small for its payload is bound to fail:
+        // no pages are mapped for it.
+        let plausible = CheckedSize.mul(bytes.count, 1032).map { $0 >= payloadSize } ?? true
+        let prefault = plausible ? prefaultPieces(slab, decodedBytes: slabBytes, packedBytes: payloadSize) : []
         var result: Result<(buffer: PageBuffer, count: Int), SplatError>?
         Parallel.forEach(iterations: 1 + prefault.count) { task in
             if task == 0 {

@@ -171,6 +171,41 @@ enum SPZDequantizer {
         }
     }
 
+    /// Converts `count` SH bytes stored in the last quarter of `region` (at byte offset
+    /// `3·count`) into `count` floats filling the whole region, in place.
+    ///
+    /// Converting index j writes bytes [4j, 4j+4), which lie below every byte not yet read
+    /// (3·count + j′ for j′ > j), so a front-to-back pass is safe. In parallel: the first ¾ of
+    /// the remaining bytes write only below the packed bytes, so any number of threads may convert
+    /// them at once; what remains has the same shape (packed bytes in the last quarter of its
+    /// floats) at a quarter of the size, and is handled the same way until it is small enough for
+    /// one thread, which copies each block aside before overwriting it.
+    static func shInPlace(_ region: UnsafeMutableRawPointer, count: Int) {
+        var base = 0, remaining = count
+        let chunk = 1 << 20
+        while remaining > 4 * chunk {
+            let free = 3 * remaining / 4
+            let src = (region + base + 3 * remaining).assumingMemoryBound(to: UInt8.self)
+            let dst = (region + base).assumingMemoryBound(to: Float.self)
+            Parallel.forEachChunk(count: free, chunkSize: chunk) { _, range in
+                convertSH(src + range.lowerBound, count: range.count, into: dst + range.lowerBound)
+            }
+            base += 4 * free
+            remaining -= free
+        }
+        let src = (region + base + 3 * remaining).assumingMemoryBound(to: UInt8.self)
+        let dst = (region + base).assumingMemoryBound(to: Float.self)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4096) { block in
+            var j = 0
+            while j < remaining {
+                let n = min(4096, remaining - j)
+                block.baseAddress!.update(from: src + j, count: n)
+                convertSH(block.baseAddress!, count: n, into: dst + j)
+                j += n
+            }
+        }
+    }
+
     @inline(__always) private static func convertSH(_ src: UnsafePointer<UInt8>, count: Int, into dst: UnsafeMutablePointer<Float>) {
         // (b − 128)/128 = b·2^−7 − 1, both steps exact in Float.
         let step: Float = 1.0 / 128
