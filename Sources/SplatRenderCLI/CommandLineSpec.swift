@@ -255,6 +255,8 @@ public enum CommandLineSpec {
                    variants: [.thumbnails: OptionVariant(.flag, "also write <stem>.webp, the turntable as a looping animated WebP")]),
         OptionSpec("animation-quality", .number(0...100), placeholder: "Q", for: orbiting,
                    "encode the animation lossy at quality Q (0–100) instead of lossless"),
+        OptionSpec("animation-effort", .integer(0...6), default: String(AnimationSettings.defaultEffort), placeholder: "0-6",
+                   for: orbiting, "libwebp effort for the animation: 0 is fastest, 6 smallest"),
         OptionSpec("frame-ms", .integer(1...60_000), default: "100", placeholder: "MS", for: orbiting,
                    "display time of each animation frame in milliseconds"),
 

@@ -30,10 +30,11 @@ extension ParsedCommand {
                   downscale: integer("sheet-downscale") ?? SheetPlan.defaultDownscale)
     }
 
-    /// `--animation-quality` (lossy) and `--frame-ms`.
+    /// `--animation-quality` (lossy), `--frame-ms` and `--animation-effort`.
     var animationSettings: AnimationSettings {
         AnimationSettings(compression: number("animation-quality").map { .lossy(quality: $0) } ?? .lossless,
-                          frameDurationMs: integer("frame-ms") ?? 100)
+                          frameDurationMs: integer("frame-ms") ?? 100,
+                          effort: integer("animation-effort") ?? AnimationSettings.defaultEffort)
     }
 
     /// `--timeout` in seconds.

@@ -72,6 +72,7 @@ final class BatchConsole: @unchecked Sendable {
     let progress: ProgressPrinter
     let linesToStdout: Bool
     let quiet: Bool
+    let verbose: Bool
 
     init(_ context: CommandContext, linesToStdout: Bool) {
         stdout = LockedOutput(context.stdout)
@@ -80,6 +81,7 @@ final class BatchConsole: @unchecked Sendable {
         progress = ProgressPrinter(mode: wanted.mode, sink: stderr)
         self.linesToStdout = linesToStdout
         quiet = context.quiet
+        verbose = context.verbose
     }
 
     func warn(_ text: String) {
@@ -99,7 +101,9 @@ final class BatchConsole: @unchecked Sendable {
             stderr.write("error: \(error.description)\n")
         } else if !quiet && !linesToStdout {
             let outputs = report.outputs.map(\.path).joined(separator: ", ")
-            stdout.write("ok \(report.input) → \(outputs) (\(StageTimings.format(report.totalMilliseconds ?? 0)) ms)\n")
+            var line = "ok \(report.input) → \(outputs) (\(StageTimings.format(report.totalMilliseconds ?? 0)) ms)"
+            if verbose { line += "\n   timings: \(report.timings.summary)" }
+            stdout.write(line + "\n")
         }
     }
 
