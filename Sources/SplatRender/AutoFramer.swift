@@ -44,27 +44,51 @@ public enum AutoFramer {
     /// Per-axis weighted 2nd/98th percentile box of the splat centres.
     public static func robustBox(_ scene: SplatScene) -> (SIMD3<Double>, SIMD3<Double>) {
         let n = scene.count
-        let xs = scene.x, ys = scene.y, zs = scene.z, alpha = scene.alpha
-        func usable(_ i: Int) -> Bool { (xs[i] - xs[i] == 0) && (ys[i] - ys[i] == 0) && (zs[i] - zs[i] == 0) }
-        var selected = [Int]()
-        for i in 0..<n where alpha[i] >= minimumOpacity && usable(i) { selected.append(i) }
-        var weight: (Int) -> Float = { alpha[$0] }
-        if selected.count < minimumSplats {
-            selected = (0..<n).filter { usable($0) && alpha[$0] > 0 && alpha[$0].isFinite }
-            if selected.count < minimumSplats {
-                selected = (0..<n).filter(usable)
-                weight = { _ in 1 }
+        let xs = scene.columnBase(.x), ys = scene.columnBase(.y), zs = scene.columnBase(.z)
+        let alpha = scene.columnBase(.alpha)
+        @inline(__always) func usable(_ i: Int) -> Bool { (xs[i] - xs[i] == 0) && (ys[i] - ys[i] == 0) && (zs[i] - zs[i] == 0) }
+        // Which splats shape the box, from strictest to loosest rule, and with what weight.
+        enum Rule { case opaque, anyOpacity, uniform }
+        @inline(__always) func weight(_ i: Int, _ rule: Rule) -> Float {
+            guard usable(i) else { return 0 }
+            let a = alpha[i]
+            switch rule {
+            case .opaque: return a >= minimumOpacity && a.isFinite ? a : 0
+            case .anyOpacity: return a > 0 && a.isFinite ? a : 0
+            case .uniform: return 1
             }
         }
-        guard !selected.isEmpty else { return (SIMD3(repeating: 0), SIMD3(repeating: 0)) }
-        let weights = selected.map(weight)
-        var lower = SIMD3<Double>(), upper = SIMD3<Double>()
-        for (axis, column) in [xs, ys, zs].enumerated() {
-            let values = selected.map { column[$0] }
-            lower[axis] = WeightedQuantile.quantile(values: values, weights: weights, fraction: lowerFraction) ?? 0
-            upper[axis] = WeightedQuantile.quantile(values: values, weights: weights, fraction: upperFraction) ?? 0
+        var rule = Rule.opaque
+        var selected = 0
+        for candidate in [Rule.opaque, .anyOpacity, .uniform] {
+            rule = candidate
+            selected = 0
+            for i in 0..<n where weight(i, rule) > 0 { selected += 1 }
+            if selected >= minimumSplats { break }
         }
-        return (lower, upper)
+        guard selected > 0 else { return (SIMD3(repeating: 0), SIMD3(repeating: 0)) }
+        let weights = UnsafeMutableBufferPointer<Float>.allocate(capacity: selected)
+        let values = UnsafeMutableBufferPointer<Float>.allocate(capacity: 3 * selected)
+        defer { weights.deallocate(); values.deallocate() }
+        var k = 0
+        for i in 0..<n {
+            let w = weight(i, rule)
+            if w > 0 {
+                weights[k] = w
+                values[k] = xs[i]; values[selected + k] = ys[i]; values[2 * selected + k] = zs[i]
+                k += 1
+            }
+        }
+        var bounds = [(Double, Double)](repeating: (0, 0), count: 3)
+        bounds.withUnsafeMutableBufferPointer { out in
+            Parallel.forEach(iterations: 3) { axis in
+                let column = UnsafeBufferPointer(rebasing: values[axis * selected..<(axis + 1) * selected])
+                let q = WeightedQuantile.quantiles(values: column, weights: UnsafeBufferPointer(weights),
+                                                   fractions: [lowerFraction, upperFraction])
+                out[axis] = (q[0] ?? 0, q[1] ?? 0)
+            }
+        }
+        return (SIMD3(bounds[0].0, bounds[1].0, bounds[2].0), SIMD3(bounds[0].1, bounds[1].1, bounds[2].1))
     }
 
     /// Radius for a scene whose centres coincide: three standard deviations of its largest splat,

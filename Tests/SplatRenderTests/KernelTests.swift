@@ -1,0 +1,104 @@
+import Foundation
+@testable import SplatRender
+import Testing
+
+/// The numeric building blocks: SIMD exp and log, the radix sort, weighted quantiles.
+@Suite struct KernelTests {
+    @Test func fastExpRelativeError() {
+        var worst = 0.0
+        var x: Float = -30
+        while x <= 0 {
+            let got = Double(FastExp.exp(x)), want = Foundation.exp(Double(x))
+            worst = max(worst, abs(got - want) / want)
+            x += 0.0137
+        }
+        #expect(worst < 3e-7, "worst relative error \(worst)")
+        // Large arguments are raised to the floor rather than producing garbage.
+        #expect(FastExp.exp(-1e30) > 0 && FastExp.exp(-1e30) < 1e-37)
+        let eight = FastExp.exp8(SIMD8(-100, -40, -20, -5.5, -1, -0.25, 0, 0.5), floor: -30)
+        #expect(abs(Double(eight[0]) - Foundation.exp(-30.0)) / Foundation.exp(-30.0) < 3e-7)
+        #expect(abs(Double(eight[7]) - Foundation.exp(0.5)) / Foundation.exp(0.5) < 3e-7)
+    }
+
+    @Test func fastLogAbsoluteError() {
+        var worst = 0.0
+        var x: Float = 1
+        while x <= 300 {
+            worst = max(worst, abs(Double(FastLog.log(x)) - Foundation.log(Double(x))))
+            x *= 1.0031
+        }
+        #expect(worst < 1e-6, "worst absolute error \(worst)")
+    }
+
+    @Test(arguments: [0, 1, 7, 1000, 70_000, 200_003])
+    func radixSortIsStableAndSorted(count: Int) {
+        var generator = SplitMix(seed: UInt64(count) + 1)
+        // Few distinct keys in a narrow range (many ties), plus a few far outliers.
+        let keys: [UInt32] = (0..<count).map { i in
+            i % 997 == 5 ? UInt32.max - UInt32(i % 3) : 0x3F80_0000 + UInt32(generator.next() % 5000)
+        }
+        let k = AlignedBuffer<UInt32>(count: max(count, 1)), v = AlignedBuffer<UInt32>(count: max(count, 1))
+        let sk = AlignedBuffer<UInt32>(count: max(count, 1)), sv = AlignedBuffer<UInt32>(count: max(count, 1))
+        for i in 0..<count {
+            k[i] = keys[i]
+            v[i] = UInt32(i)
+        }
+        let result = RadixSort.sort(keys: k.base, values: v.base, scratchKeys: sk.base, scratchValues: sv.base,
+                                    count: count, threads: 2)
+        let expected = (0..<count).sorted { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : $0 < $1 }
+        var mismatches = 0
+        for i in 0..<count where result.values[i] != UInt32(expected[i]) || result.keys[i] != keys[expected[i]] {
+            mismatches += 1
+        }
+        #expect(mismatches == 0)
+    }
+
+    @Test func weightedQuantileMatchesDefinition() {
+        // Small sets take the sorting path, large ones the histogram refinement; both must equal
+        // the brute-force interpolated quantile.
+        for (count, seed) in [(5, 1), (300, 2), (50_000, 3)] as [(Int, UInt64)] {
+            var generator = SplitMix(seed: seed)
+            var values = (0..<count).map { _ in Float(Double(generator.next() % 1_000_000) / 1000 - 500) }
+            if count > 1000 { for i in 0..<40 { values[i] = 1e6 + Float(i) } } // far outliers
+            let weights = (0..<count).map { _ in Float(generator.next() % 1000 + 1) / 1000 }
+            for fraction in [0.0, 0.02, 0.5, 0.98, 1.0] {
+                let got = WeightedQuantile.quantile(values: values, weights: weights, fraction: fraction)!
+                let want = Self.bruteForceQuantile(values, weights, fraction)
+                #expect(abs(got - want) <= 1e-6 * max(1, abs(want)), "n \(count) q \(fraction): \(got) vs \(want)")
+            }
+        }
+        #expect(WeightedQuantile.quantile(values: [], weights: [], fraction: 0.5) == nil)
+        #expect(WeightedQuantile.quantile(values: [3, 3, 3], weights: [1, 1, 1], fraction: 0.4) == 3)
+    }
+
+    static func bruteForceQuantile(_ values: [Float], _ weights: [Float], _ fraction: Double) -> Double {
+        let order = values.indices.sorted { values[$0] < values[$1] }
+        let total = weights.reduce(0.0) { $0 + Double($1) }
+        let target = fraction * total
+        var cumulative = 0.0
+        var previous: (Double, Double)?
+        for i in order {
+            let next = cumulative + Double(weights[i])
+            if next >= target {
+                guard let p = previous else { return Double(values[i]) }
+                return p.0 + (Double(values[i]) - p.0) * (target - p.1) / (next - p.1)
+            }
+            previous = (Double(values[i]), next)
+            cumulative = next
+        }
+        return Double(values[order.last!])
+    }
+}
+
+/// A small deterministic generator for test data.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
