@@ -18,10 +18,16 @@ struct SPZExtensions: Sendable, Equatable {
         var understood: Bool
     }
 
+    /// The first `maxListed` records; a block of millions of 8-byte records (which a small gzip
+    /// file can inflate to) must not cost memory in proportion.
     var records: [Record] = []
     var declaredFrame: CoordinateSystem?
     var cameraHints: CameraHints?
+    /// At most `maxListed` per-record warnings, then one summary.
     var warnings: [String] = []
+    static let maxListed = 64
+    private var unlistedRecords = 0
+    private var suppressedWarnings = 0
 
     /// Parses a whole extension block.
     static func parse(_ block: UnsafeRawBufferPointer) -> SPZExtensions {
@@ -38,12 +44,20 @@ struct SPZExtensions: Sendable, Equatable {
             }
             let payload = UnsafeRawBufferPointer(rebasing: block[offset..<offset + length])
             offset += length
-            result.records.append(Record(type: type, length: length, understood: result.apply(type: type, payload: payload)))
+            let record = Record(type: type, length: length, understood: result.apply(type: type, payload: payload))
+            if result.records.count < maxListed { result.records.append(record) } else { result.unlistedRecords += 1 }
         }
         if offset < block.count {
             result.warnings.append("\(block.count - offset) trailing byte(s) after the extension records ignored")
         }
+        if result.unlistedRecords > 0 || result.suppressedWarnings > 0 {
+            result.warnings.append("\(result.records.count + result.unlistedRecords) extension records; only the first \(maxListed) are listed (\(result.suppressedWarnings) more warning(s) not shown)")
+        }
         return result
+    }
+
+    private mutating func warn(_ message: @autoclosure () -> String) {
+        if warnings.count < Self.maxListed { warnings.append(message()) } else { suppressedWarnings += 1 }
     }
 
     /// Interprets one record; returns whether it was understood.
@@ -51,40 +65,40 @@ struct SPZExtensions: Sendable, Equatable {
         switch type {
         case Self.coordinateSystemType:
             guard payload.count >= 4 else {
-                warnings.append("coordinate-system extension payload is \(payload.count) bytes, expected 4; ignored")
+                warn("coordinate-system extension payload is \(payload.count) bytes, expected 4; ignored")
                 return false
             }
             let value = payload.loadUnaligned(as: UInt32.self).littleEndian
             if value == 0 {
-                warnings.append("coordinate-system extension says UNSPECIFIED; treated as absent")
+                warn("coordinate-system extension says UNSPECIFIED; treated as absent")
                 return false
             }
             guard value <= 16, let frame = CoordinateSystem(rawValue: Int(value)) else {
-                warnings.append("coordinate-system extension value \(value) is unknown; ignored")
+                warn("coordinate-system extension value \(value) is unknown; ignored")
                 return false
             }
             if let earlier = declaredFrame, earlier != frame {
-                warnings.append("second coordinate-system extension (\(frame.name)) ignored; keeping \(earlier.name)")
+                warn("second coordinate-system extension (\(frame.name)) ignored; keeping \(earlier.name)")
                 return false
             }
             declaredFrame = frame
             return true
         case Self.safeOrbitCameraType:
             guard payload.count >= 12 else {
-                warnings.append("safe-orbit-camera extension payload is \(payload.count) bytes, expected 12; ignored")
+                warn("safe-orbit-camera extension payload is \(payload.count) bytes, expected 12; ignored")
                 return false
             }
             func f32(_ at: Int) -> Float {
                 Float(bitPattern: payload.loadUnaligned(fromByteOffset: at, as: UInt32.self).littleEndian)
             }
             if cameraHints != nil {
-                warnings.append("second safe-orbit-camera extension ignored")
+                warn("second safe-orbit-camera extension ignored")
                 return false
             }
             cameraHints = CameraHints(elevationMin: f32(0), elevationMax: f32(4), radiusMin: f32(8))
             return true
         default:
-            warnings.append("unknown extension \(Self.hex(type)) (\(payload.count) bytes) skipped")
+            warn("unknown extension \(Self.hex(type)) (\(payload.count) bytes) skipped")
             return false
         }
     }
