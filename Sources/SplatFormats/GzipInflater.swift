@@ -66,9 +66,7 @@ enum GzipInflater {
         // The trailer's ISIZE is the inflated size mod 2^32 when nothing follows the member.
         // When it is plausible, libdeflate inflates straight into a buffer of that size; any
         // failure there is re-run through zlib, which tells truncation from corruption.
-        if bytes.count >= 18 {
-            let end = bytes.count
-            let isize = Int(bytes[end - 4]) | Int(bytes[end - 3]) << 8 | Int(bytes[end - 2]) << 16 | Int(bytes[end - 1]) << 24
+        if let isize = trailerSize(bytes) {
             if isize >= minimumSize && isize <= cap {
                 let buffer = try PageBuffer(capacity: isize, file: file)
                 if let produced = inflateWithLibdeflate(bytes, into: buffer), produced >= minimumSize {
@@ -77,6 +75,28 @@ enum GzipInflater {
             }
         }
         return try inflateWithZlib(bytes, minimumSize: minimumSize, cap: cap, file: file)
+    }
+
+    /// The inflated size the gzip trailer states (ISIZE, mod 2³²); nil for a file too short to
+    /// have one. Only a hint: bytes after the member make it meaningless.
+    static func trailerSize(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        guard bytes.count >= 18 else { return nil }
+        let end = bytes.count
+        return Int(bytes[end - 4]) | Int(bytes[end - 3]) << 8 | Int(bytes[end - 2]) << 16 | Int(bytes[end - 1]) << 24
+    }
+
+    /// Inflates the first member into `target` with libdeflate; true only when it succeeds (CRC
+    /// and ISIZE checked) and fills `target` exactly. On false the caller inflates again with
+    /// `inflateMember(_:minimumSize:limits:file:)`, which classifies the failure.
+    static func inflateMember(_ bytes: UnsafeRawBufferPointer, exactlyInto target: UnsafeMutableRawBufferPointer) -> Bool {
+        guard bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B,
+              let decompressor = libdeflate_alloc_decompressor() else { return false }
+        defer { libdeflate_free_decompressor(decompressor) }
+        var consumed = 0
+        var produced = 0
+        let result = libdeflate_gzip_decompress_ex(decompressor, bytes.baseAddress, bytes.count,
+                                                   target.baseAddress, target.count, &consumed, &produced)
+        return result == LIBDEFLATE_SUCCESS && produced == target.count
     }
 
     /// libdeflate over the whole member; nil on any failure (including a buffer that turns out

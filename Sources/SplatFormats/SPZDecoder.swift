@@ -140,27 +140,45 @@ public enum SPZDecoder {
                                      file: String?, limits: DecodeLimits) throws(SplatError) -> SplatScene {
         let scene = SplatScene(count: header.count, shDegree: keptDegree)
         PageBuffer.adviseHugePages(for: scene)
-        // libdeflate inflates on one core; the others meanwhile map the scene's first pages (the
-        // kernel zeroes them), as many as the payload is smaller than the scene, so the resident
-        // total never passes the final scene plus the file.
         let slab = UnsafeMutableRawPointer(scene.columnBase(.x))
-        let slabBytes = UnsafeMutableRawPointer(scene.sh.baseAddress! + scene.sh.count) - slab
-        // Deflate expands at most 1032:1, so a file too small for its payload is bound to fail:
+        let shRegion = UnsafeMutableRawPointer(scene.sh.baseAddress!)
+        let slabEnd = shRegion + 4 * scene.sh.count
+        let shPacked = header.blockSize(.sh) ?? 0
+
+        // When every band is kept and the trailer says the member holds exactly the payload, it
+        // is inflated into the end of the scene itself: the packed SH then lands in the last
+        // quarter of the decoded SH (converted in place, as for v4), and the other blocks lie
+        // inside the SH floats, which are written only after those blocks are dequantized.
+        // Otherwise (extension records, dropped bands, SH degree 0) it goes to its own buffer.
+        let inScene = keptDegree == header.shDegree && shPacked > 0
+            && slabEnd - payloadSize >= UnsafeMutableRawPointer(scene.columnBase(.dcB) + scene.columnStride)
+            && GzipInflater.trailerSize(bytes) == payloadSize
+        let target = inScene ? UnsafeMutableRawBufferPointer(start: slabEnd - payloadSize, count: payloadSize) : nil
+
+        // libdeflate inflates on one core; the others meanwhile map the scene's pages (the kernel
+        // zeroes them) — as many as the payload is smaller than the scene, and none of those the
+        // payload is inflated into — so the resident total never passes the scene plus the file.
+        // Deflate expands at most 1032:1: a file too small for its payload is bound to fail, and
         // no pages are mapped for it.
         let plausible = CheckedSize.mul(bytes.count, 1032).map { $0 >= payloadSize } ?? true
-        let prefault = plausible ? prefaultPieces(slab, decodedBytes: slabBytes, packedBytes: payloadSize) : []
-        var result: Result<(buffer: PageBuffer, count: Int), SplatError>?
+        let prefault = plausible ? prefaultPieces(slab, decodedBytes: slabEnd - slab, packedBytes: payloadSize) : []
+        var result: Result<(buffer: PageBuffer?, count: Int), SplatError>?
         Parallel.forEach(iterations: 1 + prefault.count) { task in
-            if task == 0 {
-                result = Result { () throws(SplatError) in
-                    try GzipInflater.inflateMember(bytes, minimumSize: payloadSize, limits: limits, file: file)
-                }
-            } else {
+            guard task == 0 else {
                 PageBuffer.populate(prefault[task - 1].start, byteCount: prefault[task - 1].count)
+                return
+            }
+            if let target, GzipInflater.inflateMember(bytes, exactlyInto: target) {
+                result = .success((nil, payloadSize))
+                return
+            }
+            result = Result { () throws(SplatError) in
+                let (buffer, count) = try GzipInflater.inflateMember(bytes, minimumSize: payloadSize, limits: limits, file: file)
+                return (buffer, count)
             }
         }
         let (buffer, inflated) = try result!.get()
-        let payload = buffer.bytes(inflated)
+        let payload = buffer?.bytes(inflated) ?? UnsafeRawBufferPointer(target!)
 
         // What follows the attribute blocks: extension records, Spark's LoD tree, or junk.
         if inflated > payloadSize {
@@ -182,18 +200,22 @@ public enum SPZDecoder {
             offsets[attribute] = offset
             offset += header.blockSize(attribute) ?? 0
         }
-        let attributes = SPZHeader.Attribute.allCases.filter { $0 != .sh || keptDegree > 0 }
+        // In the scene, SH is converted in place afterwards; in a separate buffer, with the rest.
+        let attributes = SPZHeader.Attribute.allCases.filter { $0 != .sh || (keptDegree > 0 && buffer != nil) }
         let frozen = header
-        // Each chunk dequantizes all attributes of its splats and hands back the pages only it
-        // read, so the payload shrinks while the scene grows.
+        // Each chunk dequantizes all attributes of its splats; in a separate buffer it hands back
+        // the pages only it read, so the payload shrinks while the scene grows.
         Parallel.forEachChunk(count: header.count, chunkSize: splatsPerChunk) { _, range in
             for attribute in attributes {
                 let stride = frozen.stride(attribute)
                 let start = offsets[attribute]! + range.lowerBound * stride
                 let block = UnsafeRawBufferPointer(rebasing: payload[start..<start + range.count * stride])
                 dequantize(attribute, block, range: range, header: frozen, scene: scene)
-                buffer.release(start..<start + range.count * stride)
+                buffer?.release(start..<start + range.count * stride)
             }
+        }
+        if buffer == nil {
+            SPZDequantizer.shInPlace(shRegion, count: shPacked)
         }
         return scene
     }

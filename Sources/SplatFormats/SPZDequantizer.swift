@@ -180,9 +180,9 @@ enum SPZDequantizer {
     /// them at once; what remains has the same shape (packed bytes in the last quarter of its
     /// floats) at a quarter of the size, and is handled the same way until it is small enough for
     /// one thread, which copies each block aside before overwriting it.
-    static func shInPlace(_ region: UnsafeMutableRawPointer, count: Int) {
+    /// `chunk` is the parallel work unit in bytes (smaller only in tests).
+    static func shInPlace(_ region: UnsafeMutableRawPointer, count: Int, chunk: Int = 1 << 20) {
         var base = 0, remaining = count
-        let chunk = 1 << 20
         while remaining > 4 * chunk {
             let free = 3 * remaining / 4
             let src = (region + base + 3 * remaining).assumingMemoryBound(to: UInt8.self)

@@ -492,6 +492,21 @@ struct SPZDecoderTests {
         }
     }
 
+    @Test("SH bytes in the last quarter of their floats convert in place, over several parallel levels")
+    func shInPlace() {
+        for count in [0, 1, 5, 4095, 4097, 100_003] {
+            let region = UnsafeMutableRawPointer.allocate(byteCount: max(1, 4 * count), alignment: 64)
+            defer { region.deallocate() }
+            let packed = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ $0 >> 8) }
+            if count > 0 { packed.withUnsafeBytes { (region + 3 * count).copyMemory(from: $0.baseAddress!, byteCount: count) } }
+            // 1 KiB chunks: 100,003 bytes take three parallel levels before the sequential rest.
+            SPZDequantizer.shInPlace(region, count: count, chunk: 1024)
+            let floats = region.assumingMemoryBound(to: Float.self)
+            let wrong = (0..<count).filter { floats[$0] != (Float(packed[$0]) - 128) / 128 }
+            #expect(wrong.isEmpty, "count \(count): first wrong index \(wrong.first ?? -1)")
+        }
+    }
+
     @Test("the decoder goes through SplatFile by its bytes")
     func throughSplatFile() throws {
         let decoded = try SplatFile.decode(path: Fixtures.vector("minimal-v4.spz"))
