@@ -46,12 +46,28 @@ struct SOGMeta: Sendable {
         [meansLowerFile, meansUpperFile, quatsFile, scalesFile, sh0File] + (shN.map { [$0.centroidsFile, $0.labelsFile] } ?? [])
     }
 
+    /// Memory Foundation's JSON parser takes per value, rounded up.
+    static let bytesPerJSONValue = 64
+
     /// Parses and validates `meta.json` bytes. Oversized → `too_large`; not JSON, missing or
     /// ill-typed keys, bad codebooks, bands ∉ 1...3, unsafe file names → `bad_meta`; a
     /// `version` other than 2 → `unsupported_version`.
     init(json bytes: UnsafeRawBufferPointer, file: String?, limits: DecodeLimits) throws(SplatError) {
         guard bytes.count <= limits.maxMetaJsonBytes else {
             throw SplatError(.tooLarge, "meta.json is \(bytes.count) bytes; the limit is \(limits.maxMetaJsonBytes)", file: file)
+        }
+        // Foundation builds an object per JSON value (about 60 bytes each, measured), so 30 MiB of
+        // "0," (35 KB deflated in a .sog) would take a gigabyte: the parse is an intermediate,
+        // checked before it starts against the larger of the two ceilings (a tiny scene ceiling
+        // must not refuse an ordinary meta.json). Every value but the first follows a comma, a
+        // colon or an opening bracket, so their count bounds the values.
+        var separators = 0
+        for byte in bytes where byte == 0x2C || byte == 0x3A || byte == 0x5B || byte == 0x7B { separators += 1 }
+        let parsedBytes = CheckedSize.mul(separators + 1, Self.bytesPerJSONValue) ?? Int.max
+        let parseLimit = max(limits.maxDecodedBytes, limits.maxMetaJsonBytes)
+        guard parsedBytes <= parseLimit else {
+            throw SplatError(.tooLarge, "meta.json holds up to \(separators + 1) JSON values; parsing them would take about \(parsedBytes) bytes; the limit is \(parseLimit)",
+                             file: file)
         }
         let root: Any
         do {

@@ -1048,6 +1048,9 @@ struct HostileInputTests {
         ("spz-v4--count-2pow31.spz", .implausibleCount, "numPoints 2147483648"),
         ("ply--billion-vertices-sh3.ply", .tooLarge, "236000000000"),
         ("sog-zip--16384-square-images.sog", .tooLarge, "16384×16384"),
+        // 35 KB: meta.json deflated from 30 MiB of "0," (15.7 million JSON values). Foundation's
+        // parser took 944 MB and 10 s for it; now refused from a count of separators first.
+        ("sog-zip--json-value-bomb.sog", .tooLarge, "JSON values; parsing them would take about"),
     ]
 
     @Test("each regression input ends as recorded, and the folder holds no unlisted file")
