@@ -122,6 +122,8 @@ public struct BatchRunner: Sendable {
                 }
                 report.header = header
                 report.verdict = CeilingVerdict(header: header, limits: limits)
+                report.decision = header.frameDecision(explicit: options.load.sourceFrame, flip: options.load.flip,
+                                                       renderFrame: options.load.renderFrame)
                 report.note(header.warnings)
                 try limits.checkScene(count: header.count, fileDegree: header.shDegree, file: input.path)
             } catch {

@@ -163,6 +163,9 @@ final class JobExecution {
         }
         report.header = header
         report.verdict = CeilingVerdict(header: header, limits: limits)
+        // What the header implies; replaced by the decoded scene's own decision below.
+        report.decision = header.frameDecision(explicit: job.load.sourceFrame, flip: job.load.flip,
+                                               renderFrame: job.load.renderFrame)
         report.note(header.warnings)
         try step(.input) { () throws(SplatError) in
             try limits.checkScene(count: header.count, fileDegree: header.shDegree, file: name)

@@ -90,6 +90,8 @@ import TestSupport
             #expect((line["timings_ms"] as? [String: Any])?["decode"] == nil)
         }
         #expect(byName["biker.spz"]?["count"] as? Int == 152_746)
+        // The frame decision the header implies (SPZ's RUB convention) is there without a decode.
+        #expect((byName["biker.spz"]?["frame_decision"] as? [String: Any])?["source_frame"] as? String == "RUB")
         #expect(byName["logo"]?["format"] as? String == "sog")
         let fruit = try #require(byName["fruit.ply"])
         #expect(fruit["format"] as? String == "ply" && fruit["count"] as? Int == 4721 && fruit["sh_degree"] as? Int == 3)
