@@ -1,10 +1,14 @@
 import CZstd
 import SplatCore
 
-/// One SPZ v4 stream through libzstd: exact-size decompression and compression. Every decompression is capped twice: the output buffer has exactly the size the
-/// TOC promised, so a lying frame cannot write more, and the window log is capped
-/// (`DecodeLimits.maxZstdWindowLog`), so a crafted frame cannot make the streaming decoder
-/// allocate a huge window.
+/// One SPZ v4 stream through libzstd: exact-size decompression and compression.
+///
+/// Decompression is one-shot into a buffer of exactly the size the TOC promised, so a lying frame
+/// cannot write more, and frames declaring another content size are refused before inflating.
+/// One-shot decompression keeps no window of its own (the output buffer is the window), so memory
+/// is bounded by that buffer whatever window a frame declares; `DecodeLimits.maxZstdWindowLog` is
+/// still set on the context (it binds libzstd's streaming mode), and frames with large windows —
+/// legal, e.g. from `--long` — decode as the reference decodes them.
 enum ZstdCodec {
     /// Sum of the content sizes the frames of `src` declare; nil when a frame does not declare
     /// one (legal zstd: the size is then checked after decompressing). Throws `corrupt` on a
