@@ -79,7 +79,7 @@ final class PreparedScene: @unchecked Sendable {
         let alpha = load(.alpha)
         let dcR = load(.dcR), dcG = load(.dcG), dcB = load(.dcB)
 
-        let norm = (qw * qw + qx * qx + qy * qy + qz * qz).squareRoot()
+        let norm = FastSqrt.sqrt(qw * qw + qx * qx + qy * qy + qz * qz)
         qw = qw / norm; qx = qx / norm; qy = qy / norm; qz = qz / norm
         // exp of a log-scale: −∞ must give 0 (valid), +∞ and NaN are invalid.
         let sx = FastExp.exp8(lx), sy = FastExp.exp8(ly), sz = FastExp.exp8(lz)

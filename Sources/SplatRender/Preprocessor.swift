@@ -27,12 +27,25 @@ struct Preprocessor {
     let view: ViewProjection
     let antialiased: Bool
     let shDegree: Int
+    /// Column bases, looked up once (each lookup is a cross-module call).
+    private let xs: UnsafePointer<Float>, ys: UnsafePointer<Float>, zs: UnsafePointer<Float>
 
-    func run(threads: Int?) -> Output {
+    init(prepared: PreparedScene, view: ViewProjection, antialiased: Bool, shDegree: Int) {
+        self.prepared = prepared
+        self.view = view
+        self.antialiased = antialiased
+        self.shDegree = shDegree
+        xs = UnsafePointer(prepared.scene.columnBase(.x))
+        ys = UnsafePointer(prepared.scene.columnBase(.y))
+        zs = UnsafePointer(prepared.scene.columnBase(.z))
+    }
+
+    func run(threads: Int?, scratch: FrameScratch = FrameScratch()) -> Output {
         let n = prepared.count
         let chunks = (n + Self.chunkSize - 1) / Self.chunkSize
-        let projected = AlignedBuffer<ProjectedSplat>(count: max(n, 1))
-        let binInfo = AlignedBuffer<SplatBinInfo>(count: max(n, 1))
+        FrameScratch.ensure(&scratch.projected, n)
+        FrameScratch.ensure(&scratch.binInfo, n)
+        let projected = scratch.projected, binInfo = scratch.binInfo
         let counts = AlignedBuffer<Int>(count: max(chunks, 1), zeroed: true)
         let pairs = AlignedBuffer<Int>(count: max(chunks, 1), zeroed: true)
         Parallel.forEachChunk(count: n, chunkSize: Self.chunkSize, threads: threads) { chunk, range in
@@ -66,13 +79,12 @@ struct Preprocessor {
                               binInfo: UnsafeMutablePointer<SplatBinInfo>) {
         typealias V = SIMD8<Float>
         typealias Mask = SIMDMask<SIMD8<Int32>>
-        let scene = prepared.scene
         @inline(__always) func load(_ p: UnsafePointer<Float>) -> V {
             UnsafeRawPointer(p + i).loadUnaligned(as: V.self)
         }
         @inline(__always) func finite(_ v: V) -> Mask { (v - v) .== 0 }
         let o = load(prepared.opacity.base)
-        let px = load(scene.columnBase(.x)), py = load(scene.columnBase(.y)), pz = load(scene.columnBase(.z))
+        let px = load(xs), py = load(ys), pz = load(zs)
         let r0 = view.r0, r1 = view.r1, r2 = view.r2, t = view.translation
         let tz = r2.x * px + r2.y * py + r2.z * pz + t.z
         var mask = (tz .> view.near) .& (o .>= Self.minAlpha)
@@ -112,7 +124,7 @@ struct Preprocessor {
         var oEff = o
         if antialiased {
             let det = covA * covC - covB * covB
-            oEff = o * (det / detPlus).atLeast(Self.antialiasFloor).squareRoot()
+            oEff = o * FastSqrt.sqrt((det / detPlus).atLeast(Self.antialiasFloor))
         }
         mask = mask .& (detPlus .> 0) .& finite(detPlus) .& (oEff .>= Self.minAlpha)
         guard any(mask) else { return }
@@ -122,7 +134,7 @@ struct Preprocessor {
         // INRIA radius: 3σ of the larger eigenvalue, with the 0.1 floor on the discriminant (6.2).
         let mid = 0.5 * (aPlus + cPlus)
         let disc = (mid * mid - detPlus).atLeast(Self.discriminantFloor)
-        let radius = (3 * (mid + disc.squareRoot()).squareRoot()).rounded(.up)
+        let radius = (3 * FastSqrt.sqrt(mid + FastSqrt.sqrt(disc))).rounded(.up)
         let u = view.fx * tx * invZ + view.cx
         let v = view.fy * ty * invZ + view.cy
         mask = mask .& finite(u) .& finite(v) .& finite(radius)
@@ -142,9 +154,9 @@ struct Preprocessor {
         // rectangle removes only tiles that receive nothing. The margins cover float error in the
         // exponent (which grows with the splat's size) and in the fast log.
         let logOpacity = FastLog.log(255 * oEff).atLeast(0)
-        let k = (2 * (logOpacity + 1e-3)).squareRoot()
-        let boxX = k * aPlus.squareRoot() * (1 + 4e-6 * aPlus) + 1
-        let boxY = k * cPlus.squareRoot() * (1 + 4e-6 * cPlus) + 1
+        let k = FastSqrt.sqrt(2 * (logOpacity + 1e-3))
+        let boxX = k * FastSqrt.sqrt(aPlus) * (1 + 4e-6 * aPlus) + 1
+        let boxY = k * FastSqrt.sqrt(cPlus) * (1 + 4e-6 * cPlus) + 1
         minX = minX.replacing(with: ((u - boxX) * 0.0625).rounded(.down), where: ((u - boxX) * 0.0625).rounded(.down) .> minX)
         maxX = maxX.replacing(with: ((u + boxX) * 0.0625).rounded(.up), where: ((u + boxX) * 0.0625).rounded(.up) .< maxX)
         minY = minY.replacing(with: ((v - boxY) * 0.0625).rounded(.down), where: ((v - boxY) * 0.0625).rounded(.down) .> minY)
@@ -174,7 +186,6 @@ struct Preprocessor {
         guard count > 0 else { return }
         typealias V = SIMD8<Float>
         let scene = prepared.scene
-        let xs = scene.columnBase(.x), ys = scene.columnBase(.y), zs = scene.columnBase(.z)
         let dcR = scene.columnBase(.dcR), dcG = scene.columnBase(.dcG), dcB = scene.columnBase(.dcB)
         let coefficients = SplatScene.shCoefficientCount(degree: shDegree)
         let shStride = scene.shFloatsPerSplat
@@ -190,35 +201,34 @@ struct Preprocessor {
                     V(p[index[0]], p[index[1]], p[index[2]], p[index[3]], p[index[4]], p[index[5]], p[index[6]], p[index[7]])
                 }
                 let dx = gather(xs) - eye.x, dy = gather(ys) - eye.y, dz = gather(zs) - eye.z
-                let length = (dx * dx + dy * dy + dz * dz).squareRoot()
+                let length = FastSqrt.sqrt(dx * dx + dy * dy + dz * dz)
                 let inv = V(repeating: 0).replacing(with: 1 / length, where: length .> 0)
                 let x = dx * inv, y = dy * inv, z = dz * inv
-                var red = SphericalHarmonics.c0 * gather(dcR)
-                var green = SphericalHarmonics.c0 * gather(dcG)
-                var blue = SphericalHarmonics.c0 * gather(dcB)
-                if coefficients > 0, let shBase {
-                    Self.fillBasis(basis.baseAddress!, x: x, y: y, z: z, degree: shDegree)
-                    let p0 = shBase + index[0] * shStride, p1 = shBase + index[1] * shStride
-                    let p2 = shBase + index[2] * shStride, p3 = shBase + index[3] * shStride
-                    let p4 = shBase + index[4] * shStride, p5 = shBase + index[5] * shStride
-                    let p6 = shBase + index[6] * shStride, p7 = shBase + index[7] * shStride
-                    for k in 0..<coefficients {
-                        let b = basis[k]
-                        let o = 3 * k
-                        red += b * V(p0[o], p1[o], p2[o], p3[o], p4[o], p5[o], p6[o], p7[o])
-                        green += b * V(p0[o + 1], p1[o + 1], p2[o + 1], p3[o + 1], p4[o + 1], p5[o + 1], p6[o + 1], p7[o + 1])
-                        blue += b * V(p0[o + 2], p1[o + 2], p2[o + 2], p3[o + 2], p4[o + 2], p5[o + 2], p6[o + 2], p7[o + 2])
-                    }
-                }
-                // Clamp below only: colours above 1 are legal until the final pixel (9, 14).
-                        red = (red + 0.5).atLeast(0)
-                green = (green + 0.5).atLeast(0)
-                blue = (blue + 0.5).atLeast(0)
+                let red = SphericalHarmonics.c0 * gather(dcR)
+                let green = SphericalHarmonics.c0 * gather(dcG)
+                let blue = SphericalHarmonics.c0 * gather(dcB)
+                let evaluateRest = coefficients > 0 && shBase != nil
+                if evaluateRest { Self.fillBasis(basis.baseAddress!, x: x, y: y, z: z, degree: shDegree) }
+                let basisLanes = UnsafeRawPointer(basis.baseAddress!).assumingMemoryBound(to: Float.self)
                 for lane in 0..<lanes {
+                    var colour = SIMD4<Float>(red[lane], green[lane], blue[lane], 0)
+                    if evaluateRest, let shBase {
+                        // One splat's coefficients are contiguous (R, G, B per coefficient): an
+                        // unaligned 4-float load per coefficient, the 4th lane ignored; the last
+                        // coefficient is read exactly, as it may end the array.
+                        let p = shBase + index[lane] * shStride
+                        for k in 0..<(coefficients - 1) {
+                            colour.addProduct(basisLanes[k * 8 + lane], UnsafeRawPointer(p + 3 * k).loadUnaligned(as: SIMD4<Float>.self))
+                        }
+                        let last = 3 * (coefficients - 1)
+                        colour.addProduct(basisLanes[(coefficients - 1) * 8 + lane], SIMD4(p[last], p[last + 1], p[last + 2], 0))
+                    }
+                    // Clamp below only: colours above 1 are legal until the final pixel (9, 14).
+                    colour = (colour + 0.5).replacing(with: 0, where: colour + 0.5 .< 0)
                     let slot = first + j + lane
-                    projected[slot].red = red[lane]
-                    projected[slot].green = green[lane]
-                    projected[slot].blue = blue[lane]
+                    projected[slot].red = colour.x
+                    projected[slot].green = colour.y
+                    projected[slot].blue = colour.z
                 }
                 j += 8
             }

@@ -1,6 +1,7 @@
 import Dispatch
 import SplatCore
 import SplatImage
+import Synchronization
 
 /// Renders a scene (already in the render frame) from look-at cameras, on the CPU, following the
 /// reference rules of `rendering.md`. Create one per scene: the 3D covariances and validity are
@@ -11,6 +12,8 @@ public final class Renderer: @unchecked Sendable {
     /// Worker threads used when a frame's settings do not say (nil = all cores).
     public let threads: Int?
     let prepared: PreparedScene
+    /// Per-frame tables kept between frames; one set per concurrently rendering caller.
+    private let scratchPool = Mutex<[FrameScratch]>([])
 
     public init(scene: SplatScene, threads: Int? = nil) {
         self.scene = scene
@@ -21,6 +24,12 @@ public final class Renderer: @unchecked Sendable {
     /// Splats the renderer will never draw because a value is unusable (zero-length quaternion,
     /// NaN or infinite data, overflowing covariance).
     public var droppedSplatCount: Int { prepared.droppedCount }
+
+    /// Bytes of per-frame tables the renderer keeps for reuse (they grow to the largest frame).
+    public var retainedScratchBytes: Int { scratchPool.withLock { $0.reduce(0) { $0 + $1.bytes } } }
+
+    /// Frees the per-frame tables kept for reuse (the next frame allocates them again).
+    public func releaseScratchMemory() { scratchPool.withLock { $0.removeAll() } }
 
     /// Renders one frame. Throws `.invalidArgument` for an unusable camera or size and
     /// `.tooLarge` when the frame would need more than `settings.maxTilePairs` (tile, splat) pairs.
@@ -39,15 +48,17 @@ public final class Renderer: @unchecked Sendable {
         let shDegree = min(scene.shDegree, 3, settings.maxShDegree ?? 3)
         let antialiased = settings.antialiased ?? (scene.model == .antialiased)
 
+        let scratch = scratchPool.withLock { $0.popLast() } ?? FrameScratch()
+        defer { scratchPool.withLock { $0.append(scratch) } }
         let t0 = DispatchTime.now().uptimeNanoseconds
         let projection = Preprocessor(prepared: prepared, view: view, antialiased: antialiased, shDegree: shDegree)
-            .run(threads: threads)
+            .run(threads: threads, scratch: scratch)
         let t1 = DispatchTime.now().uptimeNanoseconds
         guard projection.pairCount <= settings.maxTilePairs else {
             throw SplatError(.tooLarge, "frame needs \(projection.pairCount) tile pairs, limit \(settings.maxTilePairs)",
                              field: "maxTilePairs")
         }
-        let lists = TileBinner.bin(projection, view: view, threads: threads)
+        let lists = TileBinner.bin(projection, view: view, threads: threads, scratch: scratch)
         let t2 = DispatchTime.now().uptimeNanoseconds
         let composed = TileCompositor(view: view, background: settings.background)
             .composite(lists: lists, threads: threads)

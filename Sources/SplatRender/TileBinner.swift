@@ -19,7 +19,8 @@ struct TileBinner {
     /// Most per-block tile counters kept at once (blocks × tiles), bounding scratch memory.
     static let maxCounters = 1 << 22
 
-    static func bin(_ projection: Preprocessor.Output, view: ViewProjection, threads: Int?) -> TileLists {
+    static func bin(_ projection: Preprocessor.Output, view: ViewProjection, threads: Int?,
+                    scratch: FrameScratch = FrameScratch()) -> TileLists {
         let visible = projection.visibleCount
         let tiles = view.tileCount
         let tilesX = view.tilesX
@@ -27,9 +28,12 @@ struct TileBinner {
 
         // Depth keys of the visible splats, in splat-index order. Depths are > near ≥ 0, so the
         // IEEE bits of the float order like the floats.
-        let keys = AlignedBuffer<UInt32>(count: max(visible, 1)), values = AlignedBuffer<UInt32>(count: max(visible, 1))
-        let scratchKeys = AlignedBuffer<UInt32>(count: max(visible, 1))
-        let scratchValues = AlignedBuffer<UInt32>(count: max(visible, 1))
+        FrameScratch.ensure(&scratch.keys, visible)
+        FrameScratch.ensure(&scratch.values, visible)
+        FrameScratch.ensure(&scratch.scratchKeys, visible)
+        FrameScratch.ensure(&scratch.scratchValues, visible)
+        let keys = scratch.keys, values = scratch.values
+        let scratchKeys = scratch.scratchKeys, scratchValues = scratch.scratchValues
         var chunkOffsets = [Int](), running = 0
         for c in projection.visibleInChunk {
             chunkOffsets.append(running)
@@ -50,8 +54,9 @@ struct TileBinner {
 
         // Records and tile rectangles in depth order (random reads once per splat, overlapped
         // across iterations, rather than once per pair in the compositor).
-        let splats = AlignedBuffer<ProjectedSplat>(count: max(visible, 1))
-        let rects = AlignedBuffer<SIMD4<UInt16>>(count: max(visible, 1))
+        FrameScratch.ensure(&scratch.sortedSplats, visible)
+        FrameScratch.ensure(&scratch.rects, visible)
+        let splats = scratch.sortedSplats, rects = scratch.rects
         let projected = projection.projected.base
         Parallel.forEachChunk(count: visible, chunkSize: 16384, threads: threads) { _, range in
             for k in range {
@@ -67,7 +72,9 @@ struct TileBinner {
         var blockSize = max(16384, (visible + 63) / 64)
         blockSize = max(blockSize, (visible + max(1, maxCounters / tiles) - 1) / max(1, maxCounters / tiles))
         let blocks = max(1, (visible + blockSize - 1) / blockSize)
-        let counters = AlignedBuffer<Int>(count: blocks * tiles, zeroed: true)
+        FrameScratch.ensure(&scratch.counters, blocks * tiles)
+        let counters = scratch.counters
+        counters.base.initialize(repeating: 0, count: blocks * tiles)
         Parallel.forEachChunk(count: visible, chunkSize: blockSize, threads: threads) { b, range in
             let counts = counters.base + b * tiles
             for k in range {
@@ -89,7 +96,8 @@ struct TileBinner {
             }
         }
         start[tiles] = total
-        let entries = AlignedBuffer<UInt32>(count: max(total, 1))
+        FrameScratch.ensure(&scratch.entries, total)
+        let entries = scratch.entries
         Parallel.forEachChunk(count: visible, chunkSize: blockSize, threads: threads) { b, range in
             let offsets = counters.base + b * tiles
             for k in range {

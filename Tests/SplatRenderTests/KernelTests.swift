@@ -102,3 +102,18 @@ struct SplitMix: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+@Suite struct FastSqrtTests {
+    @Test func withinOneUlpOfCorrectlyRounded() {
+        var worstUlps: Float = 0
+        var x: Float = 1e-12
+        while x < 1e12 {
+            let got = FastSqrt.sqrt(x), want = x.squareRoot()
+            worstUlps = max(worstUlps, abs(got - want) / want.ulp)
+            x *= 1.000_37
+        }
+        #expect(worstUlps <= 1, "worst \(worstUlps) ulp")
+        #expect(FastSqrt.sqrt(0) == 0)
+        #expect(FastSqrt.sqrt(0.3) == Float(0.3).squareRoot() || abs(FastSqrt.sqrt(0.3) - Float(0.3).squareRoot()) <= Float(0.3).squareRoot().ulp)
+    }
+}
