@@ -27,6 +27,8 @@ struct Preprocessor {
     let view: ViewProjection
     let antialiased: Bool
     let shDegree: Int
+    /// Tests only: bin into INRIA's rectangle alone, without the opacity-aware box.
+    var exhaustive = false
     /// Column bases, looked up once (each lookup is a cross-module call).
     private let xs: UnsafePointer<Float>, ys: UnsafePointer<Float>, zs: UnsafePointer<Float>
 
@@ -157,20 +159,28 @@ struct Preprocessor {
         let k = FastSqrt.sqrt(2 * (logOpacity + 1e-3))
         let boxX = k * FastSqrt.sqrt(aPlus) * (1 + 4e-6 * aPlus) + 1
         let boxY = k * FastSqrt.sqrt(cPlus) * (1 + 4e-6 * cPlus) + 1
-        minX = minX.replacing(with: ((u - boxX) * 0.0625).rounded(.down), where: ((u - boxX) * 0.0625).rounded(.down) .> minX)
-        maxX = maxX.replacing(with: ((u + boxX) * 0.0625).rounded(.up), where: ((u + boxX) * 0.0625).rounded(.up) .< maxX)
-        minY = minY.replacing(with: ((v - boxY) * 0.0625).rounded(.down), where: ((v - boxY) * 0.0625).rounded(.down) .> minY)
-        maxY = maxY.replacing(with: ((v + boxY) * 0.0625).rounded(.up), where: ((v + boxY) * 0.0625).rounded(.up) .< maxY)
+        if !exhaustive {
+            minX = minX.replacing(with: ((u - boxX) * 0.0625).rounded(.down), where: ((u - boxX) * 0.0625).rounded(.down) .> minX)
+            maxX = maxX.replacing(with: ((u + boxX) * 0.0625).rounded(.up), where: ((u + boxX) * 0.0625).rounded(.up) .< maxX)
+            minY = minY.replacing(with: ((v - boxY) * 0.0625).rounded(.down), where: ((v - boxY) * 0.0625).rounded(.down) .> minY)
+            maxY = maxY.replacing(with: ((v + boxY) * 0.0625).rounded(.up), where: ((v + boxY) * 0.0625).rounded(.up) .< maxY)
+        }
         let tiles = (maxX - minX).atLeast(zero).atMost(gx) * (maxY - minY).atLeast(zero).atMost(gy)
         mask = mask .& (tiles .> 0)
         guard any(mask) else { return }
 
         let threshold = -logOpacity - 1e-3
+        let rowCoef = -0.5 * (conicC - conicB * conicB / conicA)
+        let columnCoef = -0.5 * (conicA - conicB * conicB / conicC)
+        let infinity = V(repeating: .infinity)
+        let rowReach = infinity.replacing(with: FastSqrt.sqrt(-1 / rowCoef), where: rowCoef .< 0)
+        let columnReach = infinity.replacing(with: FastSqrt.sqrt(-1 / columnCoef), where: columnCoef .< 0)
         for lane in 0..<8 where mask[lane] {
             let slot = out + visible
             projected[slot] = ProjectedSplat(u: u[lane], v: v[lane], conicA: conicA[lane], conicB: conicB[lane],
                                              conicC: conicC[lane], opacity: oEff[lane], red: 0, green: 0, blue: 0,
-                                             powerThreshold: threshold[lane])
+                                             powerThreshold: threshold[lane], rowReach: rowReach[lane],
+                                             columnReach: columnReach[lane])
             binInfo[slot] = SplatBinInfo(depth: tz[lane], index: UInt32(i + lane),
                                          tileMinX: UInt16(minX[lane]), tileMinY: UInt16(minY[lane]),
                                          tileMaxX: UInt16(maxX[lane]), tileMaxY: UInt16(maxY[lane]))

@@ -15,6 +15,12 @@ struct ProjectedSplat {
     /// −ln(255·o_eff) − 1e−3: wherever the Gaussian's exponent is below this, α < 1/255 for sure,
     /// so whole SIMD vectors of pixels can skip exp (`rendering.md` 13).
     var powerThreshold: Float
+    /// √(−1/rowCoef) with rowCoef = −½(C − B²/A): on a row at offset dy the exponent peaks at
+    /// dy²·rowCoef, so it stays below a level p < 0 wherever |dy| > √(−p)·rowReach. +∞ when the
+    /// float conic is too degenerate to bound (no rows are skipped then).
+    var rowReach: Float
+    /// The same for columns: √(−1/columnCoef), columnCoef = −½(A − B²/C).
+    var columnReach: Float
 }
 
 /// What binning reads for one visible splat: depth for the sort, the splat's index in the scene,

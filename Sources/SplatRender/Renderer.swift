@@ -12,6 +12,8 @@ public final class Renderer: @unchecked Sendable {
     /// Worker threads used when a frame's settings do not say (nil = all cores).
     public let threads: Int?
     let prepared: PreparedScene
+    /// Tests only: no opacity box, no pre-tests (see `TileCompositor.exhaustive`).
+    var exhaustive = false
     /// Per-frame tables kept between frames; one set per concurrently rendering caller.
     private let scratchPool = Mutex<[FrameScratch]>([])
 
@@ -51,8 +53,9 @@ public final class Renderer: @unchecked Sendable {
         let scratch = scratchPool.withLock { $0.popLast() } ?? FrameScratch()
         defer { scratchPool.withLock { $0.append(scratch) } }
         let t0 = DispatchTime.now().uptimeNanoseconds
-        let projection = Preprocessor(prepared: prepared, view: view, antialiased: antialiased, shDegree: shDegree)
-            .run(threads: threads, scratch: scratch)
+        var preprocessor = Preprocessor(prepared: prepared, view: view, antialiased: antialiased, shDegree: shDegree)
+        preprocessor.exhaustive = exhaustive
+        let projection = preprocessor.run(threads: threads, scratch: scratch)
         let t1 = DispatchTime.now().uptimeNanoseconds
         guard projection.pairCount <= settings.maxTilePairs else {
             throw SplatError(.tooLarge, "frame needs \(projection.pairCount) tile pairs, limit \(settings.maxTilePairs)",
@@ -60,8 +63,9 @@ public final class Renderer: @unchecked Sendable {
         }
         let lists = TileBinner.bin(projection, view: view, threads: threads, scratch: scratch)
         let t2 = DispatchTime.now().uptimeNanoseconds
-        let composed = TileCompositor(view: view, background: settings.background)
-            .composite(lists: lists, threads: threads)
+        var compositor = TileCompositor(view: view, background: settings.background)
+        compositor.exhaustive = exhaustive
+        let composed = compositor.composite(lists: lists, threads: threads)
         let t3 = DispatchTime.now().uptimeNanoseconds
 
         let image = ImageBuffer(width: view.width, height: view.height, channels: settings.background == nil ? 4 : 3,

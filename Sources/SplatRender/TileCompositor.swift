@@ -13,6 +13,9 @@ import SplatCore
 struct TileCompositor {
     let view: ViewProjection
     let background: SIMD3<Float>?
+    /// Tests only: evaluate every pixel of every binned tile with no pre-tests, to show that the
+    /// pre-tests change nothing.
+    var exhaustive = false
 
     static let maxAlpha: Float = 0.99
     static let minAlpha: Float = 1.0 / 255.0
@@ -109,37 +112,29 @@ struct TileCompositor {
                     let dxNear = s.u - tileRight, dxFar = s.u - tileLeft
                     let dyNear = s.v - tileBottom, dyFar = s.v - tileTop
                     let dxMax = max(abs(dxNear), abs(dxFar)), dyMax = max(abs(dyNear), abs(dyFar))
-                    // Least |dx|, |dy| over the tile's pixel centres, shrunk by the one rounding of u − x.
-                    let dxMin = (dxNear <= 0 && dxFar >= 0) ? 0 : min(abs(dxNear), abs(dxFar)) * (1 - 1e-6)
-                    let dyMin = (dyNear <= 0 && dyFar >= 0) ? 0 : min(abs(dyNear), abs(dyFar)) * (1 - 1e-6)
                     // The exponent's float error grows with the size of its terms (cancellation).
                     let terms = a * dxMax * dxMax + c * dyMax * dyMax + 2 * abs(b) * dxMax * dyMax
                     let threshold = s.powerThreshold - 0.01 - 2e-6 * terms
-                    // The maximum over dx of the exponent at offset dy is dy²·rowCoef (A > 0), and
-                    // likewise for columns; below the threshold no pixel of that row or column passes.
-                    let rowCoef = -0.5 * (c - b * b / a)
-                    let columnCoef = -0.5 * (a - b * b / c)
-                    if dyMin * dyMin * rowCoef < threshold || dxMin * dxMin * columnCoef < threshold { continue }
-                    // |dy| ≤ reach on every row that can pass (the relative slack dwarfs the rounding
-                    // of the test above), and the same for columns.
-                    var rowLo = 0, rowHi = rows - 1, columnLo = 0, columnHi = columns - 1
-                    if rowCoef < 0 {
-                        let reach = (threshold / rowCoef).squareRoot() * (1 + 1e-4) + 1e-3
-                        rowLo = max(rowLo, Self.rowIndex((s.v - reach - tileTop).rounded(.up)))
-                        rowHi = min(rowHi, Self.rowIndex((s.v + reach - tileTop).rounded(.down)))
+                    // Rows with |dy| > reachY (columns with |dx| > reachX) cannot reach the threshold
+                    // (see `ProjectedSplat.rowReach`); the slack covers the rounding of these sums.
+                    let depth = (-threshold).squareRoot()
+                    let reachY = depth * s.rowReach * (1 + 1e-4) + 1e-3 + 1e-6 * abs(s.v)
+                    let reachX = depth * s.columnReach * (1 + 1e-4) + 1e-3 + 1e-6 * abs(s.u)
+                    var rowLo = max(0, Self.rowIndex((s.v - reachY - tileTop).rounded(.up)))
+                    var rowHi = min(rows - 1, Self.rowIndex((s.v + reachY - tileTop).rounded(.down)))
+                    var columnLo = max(0, Self.rowIndex((s.u - reachX - tileLeft).rounded(.up)))
+                    var columnHi = min(columns - 1, Self.rowIndex((s.u + reachX - tileLeft).rounded(.down)))
+                    if exhaustive {
+                        (rowLo, rowHi, columnLo, columnHi) = (0, rows - 1, 0, columns - 1)
+                    } else if rowLo > rowHi || columnLo > columnHi {
+                        continue
                     }
-                    if columnCoef < 0 {
-                        let reach = (threshold / columnCoef).squareRoot() * (1 + 1e-4) + 1e-3
-                        columnLo = max(columnLo, Self.rowIndex((s.u - reach - tileLeft).rounded(.up)))
-                        columnHi = min(columnHi, Self.rowIndex((s.u + reach - tileLeft).rounded(.down)))
-                    }
-                    if rowLo > rowHi || columnLo > columnHi { continue }
 
                     // power = −½(A·dx² + C·dy²) − B·dx·dy = (−½A·dx)·dx + (−B·dy)·dx + (−½C·dy²).
                     let dxLeft = s.u - pixelLeft, dxRight = s.u - pixelRight
                     let quadLeft = (-0.5 * a * dxLeft) * dxLeft, quadRight = (-0.5 * a * dxRight) * dxRight
 
-                    let opacity = s.opacity, cutoff = s.powerThreshold
+                    let opacity = s.opacity, cutoff = exhaustive ? -Float.greatestFiniteMagnitude : s.powerThreshold
                     let colourR = s.red, colourG = s.green, colourB = s.blue
                     let sideLo = columnLo < 8 ? 0 : 1, sideHi = columnHi >= 8 ? 1 : 0
                     for r in rowLo...rowHi {

@@ -159,3 +159,30 @@ import TestSupport
         #expect(b.image == c.image)
     }
 }
+
+/// The opacity-aware box and every pre-test before exp claim to be exact: with them all
+/// disabled (INRIA rectangle only, every pixel of every binned tile evaluated) the image must be
+/// byte-identical.
+@Suite struct ExactCullingTests {
+    @Test func pretestsChangeNothing() throws {
+        let fruit = try SplatFile.decode(path: Fixtures.corpusFile("ply/supersplat-fruit_drops_minimal.ply")).scene
+        let cameras = [
+            Camera(position: SIMD3(0.750833, 0.115304, -1.475266), target: SIMD3(0.750833, 0.115304, -2.136216), up: SIMD3(0, -1, 0)),
+            // Close and oblique: large, elongated footprints and the Jacobian clamp.
+            Camera(position: SIMD3(0.2, 0.5, -1.7), target: SIMD3(0.9, 0.1, -2.3), up: SIMD3(0, -1, 0), fovYDegrees: 80),
+        ]
+        for (index, camera) in cameras.enumerated() {
+            for antialiased in [false, true] {
+                let settings = RenderSettings(width: 64, height: 56, background: index == 0 ? SIMD3(0, 0, 0) : nil,
+                                              antialiased: antialiased)
+                let fast = try Renderer(scene: fruit).render(camera: camera, settings: settings)
+                let reference = Renderer(scene: fruit)
+                reference.exhaustive = true
+                let slow = try reference.render(camera: camera, settings: settings)
+                #expect(fast.image == slow.image, "camera \(index) antialiased \(antialiased)")
+                #expect(fast.coverage == slow.coverage)
+                #expect(fast.stats.tilePairs <= slow.stats.tilePairs)
+            }
+        }
+    }
+}
