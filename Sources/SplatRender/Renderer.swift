@@ -5,8 +5,10 @@ import Synchronization
 
 /// Renders a scene (already in the render frame) from look-at cameras, on the CPU, following the
 /// reference rules of `rendering.md`. Create one per scene: the 3D covariances and validity are
-/// computed once in `init`, so a turntable pays only the per-frame work. `render` may be called
-/// from several threads at once; every frame allocates its own buffers.
+/// computed once in `init`, so a turntable pays only the per-frame work. The scene must not be
+/// modified (e.g. frame-converted) after the renderer is created. `render` may be called from
+/// several threads at once: each concurrent frame uses its own set of per-frame tables, which the
+/// renderer keeps for the next frame (see `releaseScratchMemory`).
 public final class Renderer: @unchecked Sendable {
     public let scene: SplatScene
     /// Worker threads used when a frame's settings do not say (nil = all cores).

@@ -3,13 +3,13 @@ import SplatCore
 /// Front-to-back blending of each 16×16 tile's sorted splats (`rendering.md` 8, 10, 13).
 ///
 /// Per pixel: α = min(0.99, o·e^power); skip when power > 0 or α < 1/255; stop (without blending)
-/// when T·(1 − α) < 1e−4; output S + T·bg, or straight-alpha RGBA. A tile row of 16 pixels is
-/// one `SIMD16` with lane masks for the skip and stop rules; T and S stay in registers while the
-/// row walks the splat list. Cheap rejects before exp: whole tiles and whole rows a splat cannot
-/// reach (the maximum of the exponent over a row is dy²·(−½)(C − B²/A)), and vectors whose every
-/// lane is below −ln(255·o) − 1e−3 — all with margins that cover float rounding, so the image is
-/// exactly what evaluating every pixel would give. Tiles are handed to workers most expensive
-/// first; a tile stops reading splats once every pixel has stopped.
+/// when T·(1 − α) < 1e−4; output S + T·bg, or straight-alpha RGBA. Work is SIMD over pixels: a
+/// half row of 8 pixels is one `SIMD8` (one AVX register) with lane masks for the skip and stop
+/// rules. Cheap rejects before exp: tiles, rows and half rows a splat cannot reach (the maximum of
+/// its exponent over a row is dy²·(−½)(C − B²/A)), and vectors whose every lane is below
+/// −ln(255·o) − 1e−3 — all with margins that cover float rounding, so the image is exactly what
+/// evaluating every pixel would give (`ExactCullingTests`). Tiles are handed to workers most
+/// expensive first; a tile stops reading splats once every pixel has stopped.
 struct TileCompositor {
     let view: ViewProjection
     let background: SIMD3<Float>?
@@ -61,7 +61,7 @@ struct TileCompositor {
     ///
     /// Splat-outer order: each splat visits only the rows, and the 8-pixel half rows, it can
     /// reach (from the maxima of its exponent along rows and columns), updating T and S of that
-    /// half row, held in a 4 KiB stack block. Halves whose pixels have all stopped are skipped.
+    /// half row, held in a 5 KiB stack block. Halves whose pixels have all stopped are skipped.
     private func renderTile(_ t: Int, lists: TileBinner.TileLists, projected: UnsafePointer<ProjectedSplat>,
                             out: UnsafeMutablePointer<UInt8>, channels: Int) -> Double {
         typealias V = SIMD8<Float>
