@@ -47,7 +47,8 @@ final class PreparedScene: @unchecked Sendable {
                 droppedHere += Self.prepareBlock(scene, at: i, end: range.upperBound, cov: cov, stride: stride, opacity: opa)
                 i += 8
             }
-            if shChecked > 0, let shBase {
+            if shChecked > 0, let shBase, !Self.allFinite(shBase + range.lowerBound * shFloats, count: range.count * shFloats) {
+                // Rare: find the splats whose bands 1–3 hold a NaN or infinity.
                 for i in range {
                     let p = shBase + i * shFloats
                     var acc: Float = 0
@@ -63,6 +64,23 @@ final class PreparedScene: @unchecked Sendable {
         var total = 0
         for c in 0..<chunks { total += dropped[c] }
         droppedCount = total
+    }
+
+    /// Whether `count` floats are all finite (x − x is 0 for finite x, NaN otherwise), 16 at a time.
+    private static func allFinite(_ p: UnsafePointer<Float>, count: Int) -> Bool {
+        var acc = SIMD16<Float>()
+        var j = 0
+        while j + 16 <= count {
+            let v = UnsafeRawPointer(p + j).loadUnaligned(as: SIMD16<Float>.self)
+            acc += v - v
+            j += 16
+        }
+        var tail: Float = 0
+        while j < count {
+            tail += p[j] - p[j]
+            j += 1
+        }
+        return acc.sum() + tail == 0
     }
 
     /// Covariance and opacity for splats at..<min(at + 8, end); returns how many were dropped.

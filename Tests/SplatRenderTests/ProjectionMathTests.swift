@@ -136,6 +136,12 @@ import Testing
         let out = try project(scene)
         #expect(out.visibleCount == 2)
         #expect(out.binInfo[0].index == 4 && out.binInfo[1].index == 5)
+        // A NaN SH coefficient (here in band 2 of splat 17 of 40) drops only that splat.
+        var splats = (0..<40).map { k in TestScenes.Splat(position: SIMD3(Float(k % 5) * 0.1, 0, 3),
+                                                          sh: Array(repeating: SIMD3(0.1, 0.1, 0.1), count: 8)) }
+        splats[17].sh[5] = SIMD3(0, .nan, 0)
+        let withSH = Renderer(scene: TestScenes.scene(splats, shDegree: 2), threads: 1)
+        #expect(withSH.droppedSplatCount == 1)
     }
 
     @Test func shColourMatchesReferenceBasis() throws {
