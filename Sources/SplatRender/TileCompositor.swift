@@ -151,7 +151,7 @@ struct TileCompositor {
                             let alpha = (opacity * FastExp.exp8(power, floor: Self.exponentFloor)).atMost(Self.maxAlpha)
                             let passes = candidate .& (power .<= 0) .& (alpha .>= Self.minAlpha)
                             let tr = transmittance[h]
-                            let next = tr - tr * alpha
+                            let next = tr * (1 - alpha)
                             let stop = passes .& (next .< Self.minTransmittance)
                             let blend = passes .& .!stop
                             let weight = V(repeating: 0).replacing(with: alpha * tr, where: blend)
