@@ -5,6 +5,10 @@ import SplatCore
 /// compensation, conic, INRIA radius and tile rectangle intersected with the opacity-aware box,
 /// then SH colour for the survivors only. SIMD over blocks of 8 splats, one chunk per task.
 ///
+/// The lateral cull is the tile rectangle itself, computed for the whole block before any SH
+/// work: a splat is dropped exactly when its (rectangle ∩ box) holds no tile, so nothing that
+/// would touch a tile is lost, and off-screen splats never pay for SH.
+///
 /// Visible splats of chunk c are written compacted, in index order, at `c·chunkSize ..<
 /// c·chunkSize + visibleInChunk[c]` of the output tables, so no global prefix sum is needed.
 struct Preprocessor {

@@ -1,4 +1,4 @@
-/// What the compositor reads for one visible splat (40 bytes, written once per frame).
+/// What the compositor reads for one visible splat (48 bytes, written once per frame).
 struct ProjectedSplat {
     /// Projected centre in pixel units; pixel (i, j) is sampled at (i + 0.5, j + 0.5).
     var u: Float
