@@ -1,5 +1,3 @@
-import CDeflate
-import CZstd
 import Foundation
 import SplatCore
 import SplatFormats
@@ -35,7 +33,9 @@ enum SPZDecodeBenchmark {
             let isV4 = bytes.count >= 4 && bytes[0] == 0x4E && bytes[1] == 0x47
             var results: [(String, (wall: Duration, cpu: Double))] = []
             if only == nil || only == "raw" {
-                let raw = try best(of: repeats) { isV4 ? try rawZstd(bytes) : try rawLibdeflate(bytes) }
+                let raw = try best(of: repeats) {
+                    if isV4 { _ = try RawBaselines.zstdStreams(bytes, file: path) } else { _ = try RawBaselines.libdeflateGzip(bytes, file: path) }
+                }
                 results.append((isV4 ? "raw zstd (all streams, concurrent)" : "raw libdeflate (whole member)", raw))
             }
             if only == nil || only == "ours" {
@@ -90,61 +90,4 @@ enum SPZDecodeBenchmark {
         func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
         return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
-
-    /// Inflates every stream of a v4 file into its own exact-size buffer, concurrently.
-    static func rawZstd(_ bytes: UnsafeRawBufferPointer) throws {
-        func u32(_ at: Int) -> Int { Int(bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self).littleEndian) }
-        func u64(_ at: Int) -> Int { Int(bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self).littleEndian) }
-        let streams = Int(bytes[15]), toc = u32(16)
-        var offset = toc + 16 * streams
-        var ranges: [(Range<Int>, Int)] = []
-        for i in 0..<streams {
-            let c = u64(toc + 16 * i), u = u64(toc + 16 * i + 8)
-            ranges.append((offset..<offset + c, u))
-            offset += c
-        }
-        let order = ranges.indices.sorted { ranges[$0].1 > ranges[$1].1 }
-        let failed = FailureFlag()
-        Parallel.forEach(iterations: order.count) { task in
-            let (range, size) = ranges[order[task]]
-            let out = FreshBuffer(size)
-            let n = ZSTD_decompress(out.base, size, bytes.baseAddress! + range.lowerBound, range.count)
-            if ZSTD_isError(n) != 0 || n != size { failed.store(true) }
-        }
-        if failed.load() { throw SplatError(.corrupt, "raw zstd failed") }
-    }
-
-    /// Inflates the gzip member with libdeflate into a buffer of the trailer's size.
-    static func rawLibdeflate(_ bytes: UnsafeRawBufferPointer) throws {
-        let n = bytes.count
-        let size = Int(bytes[n - 4]) | Int(bytes[n - 3]) << 8 | Int(bytes[n - 2]) << 16 | Int(bytes[n - 1]) << 24
-        let out = FreshBuffer(size)
-        let d = libdeflate_alloc_decompressor()
-        defer { libdeflate_free_decompressor(d) }
-        guard libdeflate_gzip_decompress(d, bytes.baseAddress, n, out.base, size, nil) == LIBDEFLATE_SUCCESS else {
-            throw SplatError(.corrupt, "raw libdeflate failed")
-        }
-    }
-}
-
-/// A flag set from worker threads.
-private final class FailureFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    func store(_ v: Bool) { lock.lock(); value = v; lock.unlock() }
-    func load() -> Bool { lock.lock(); defer { lock.unlock() }; return value }
-}
-
-/// An anonymous mapping with huge pages advised over its 2 MiB-aligned interior, unmapped on deinit.
-private final class FreshBuffer {
-    let base: UnsafeMutableRawPointer
-    private let size: Int
-    init(_ size: Int) {
-        self.size = max(1, size)
-        base = mmap(nil, self.size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)!
-        let huge = UInt(2 << 20), address = UInt(bitPattern: base)
-        let first = (address + huge - 1) & ~(huge - 1), end = (address + UInt(self.size)) & ~(huge - 1)
-        if end > first { madvise(UnsafeMutableRawPointer(bitPattern: first), Int(end - first), 14 /* MADV_HUGEPAGE */) }
-    }
-    deinit { munmap(base, size) }
 }

@@ -1,16 +1,25 @@
 import Foundation
 
-// splat-bench: one subcommand per benchmark or benchmark-data tool.
+// splat-bench: the performance record (`run`) and the tools it needs.
 let arguments = Array(CommandLine.arguments.dropFirst())
 let commands = [
+    "run [--smoke] [--json FILE] [--shared PATH] [--stress DIR] [--runs N] [--splatrender PATH] [--suites LIST]",
+    "    every suite with its baselines and targets (see Benchmarks/README.md; `run --help`)",
     "make-stress-scene OUTDIR [--count N] [--seed S]   write stress.ply / stress.v3.spz / stress.v4.spz",
     "spz-decode FILE [--repeat N] [--only ours|raw|file]   SPZ decode time against bare zstd / libdeflate",
+    "decode-peak FILE   decode once and print byte counts and peak RSS as JSON (run as a child by `run`)",
 ]
 switch arguments.first {
+case "run":
+    exit(BenchmarkRun.main(Array(arguments.dropFirst())))
+case let option? where option.hasPrefix("--"):
+    exit(BenchmarkRun.main(arguments))
 case "make-stress-scene":
     exit(StressSceneGenerator.run(Array(arguments.dropFirst())))
 case "spz-decode":
     exit(SPZDecodeBenchmark.run(Array(arguments.dropFirst())))
+case "decode-peak":
+    exit(MemorySuite.decodeOnce(Array(arguments.dropFirst())))
 default:
     FileHandle.standardError.write(Data(("usage: splat-bench COMMAND ...\n" + commands.map { "  " + $0 }.joined(separator: "\n") + "\n").utf8))
     exit(2)

@@ -1,0 +1,167 @@
+import Foundation
+import SplatCore
+import SplatFormats
+
+/// One file the decode suite reads.
+struct DecodeInput {
+    enum Kind: String {
+        case ply, compressedPLY = "compressed_ply", spzV3 = "spz_v3", spzV4 = "spz_v4", sog, splat
+    }
+
+    var kind: Kind
+    /// Short scene name used in figure names (`decode.spz_v4.biker`).
+    var scene: String
+    var path: String
+    /// The 3.4-million-splat stress files carry the targets.
+    var isStress: Bool
+
+    var figure: String { "decode.\(kind.rawValue).\(scene)" }
+
+    /// Bytes on disk (a SOG folder: all its files).
+    var fileBytes: Int { Self.bytesOnDisk(path) }
+
+    static func bytesOnDisk(_ path: String) -> Int {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return 0 }
+        let files = isDirectory.boolValue
+            ? ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).map { (path as NSString).appendingPathComponent($0) }
+            : [path]
+        return files.reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int) ?? 0) }
+    }
+}
+
+/// Decode time per format, each beside its floor measured in the same run on the same bytes:
+/// raw zstd (SPZ v4), raw libdeflate (SPZ v3), raw libwebp (SOG images), and parallel memcpy
+/// (PLY: the file's bytes; compressed PLY and .splat: as many bytes as the decoded scene) into
+/// fresh memory and into touched memory. Every timed run starts from the path, as the CLI does:
+/// open, map (the file is in the page cache after the warm-up) and decode, including the
+/// non-finite filter of `SplatFile`; baselines map the file inside their timed region too.
+struct DecodeSuite {
+    let stopwatch: Stopwatch
+    let report: Report
+
+    func run(_ inputs: [DecodeInput]) throws {
+        for input in inputs { try measure(input) }
+    }
+
+    private func measure(_ input: DecodeInput) throws {
+        report.progress("decode \(input.path)")
+        let fileBytes = input.fileBytes
+        var decodedBytes = 0, splats = 0, degree = 0
+        let decode = try stopwatch.measure { () throws -> DecodedScene in
+            let decoded = try SplatFile.decode(path: input.path)
+            splats = decoded.scene.count
+            degree = decoded.scene.shDegree
+            decodedBytes = decoded.scene.decodedBytes
+            return decoded
+        }
+        let details: [(String, JSONScalar)] = [("input", .string(input.path)), ("splats", .int(splats)),
+                                               ("sh_degree", .int(degree)), ("file_bytes", .int(fileBytes)),
+                                               ("decoded_bytes", .int(decodedBytes))]
+        let label = "\(input.scene) (\(splats) splats, SH \(degree))"
+
+        switch input.kind {
+        case .spzV4, .spzV3:
+            let isV4 = input.kind == .spzV4
+            let rawName = isV4 ? "raw_zstd" : "raw_libdeflate"
+            let raw = try stopwatch.measure { () throws -> [AnyObject] in
+                let file = try InputBytes(path: input.path)
+                return isV4 ? try RawBaselines.zstdStreams(file.bytes, file: input.path) + [file]
+                            : [try RawBaselines.libdeflateGzip(file.bytes, file: input.path), file]
+            }
+            let rawFigure = "baseline.\(rawName).\(input.scene)"
+            report.add(Figure(suite: "decode", name: rawFigure, unit: "ms", sample: raw,
+                              note: isV4 ? "all zstd streams of the file, concurrently, into fresh buffers"
+                                         : "the whole gzip member, one libdeflate call, into a fresh buffer",
+                              details: details))
+            var figure = Figure(suite: "decode", name: input.figure, unit: "ms", sample: decode,
+                                baseline: .init(figure: rawFigure, value: raw.median), note: label, details: details)
+            if input.isStress {
+                let ratio = figure.ratio ?? .infinity
+                if isV4 {
+                    let met = ratio <= 1.3 && decode.median <= 220
+                    figure.target = .init(text: "≤ 1.3× raw zstd and ≤ 220 ms", met: met)
+                    if !met {
+                        figure.note = label + String(format: "; floor: raw zstd %.0f ms (%.2f×)", raw.median, ratio)
+                            + (raw.median * 1.3 > 220 ? String(format: "; 220 ms needs the raw inflate under %.0f ms", 220 / 1.3) : "")
+                    }
+                } else {
+                    figure.target = .init(text: "≤ 1.3× raw libdeflate", met: ratio <= 1.3)
+                }
+            }
+            report.add(figure)
+
+        case .sog:
+            let images = try SOGImageFiles(path: input.path)
+            let raw = try stopwatch.measure { try images.decodeWithLibwebp() }
+            let rawFigure = "baseline.raw_libwebp.\(input.scene)"
+            report.add(Figure(suite: "decode", name: rawFigure, unit: "ms", sample: raw,
+                              note: "\(images.imageCount) WebP images to RGBA, concurrently, into fresh buffers", details: details))
+            report.add(Figure(suite: "decode", name: input.figure, unit: "ms", sample: decode,
+                              baseline: .init(figure: rawFigure, value: raw.median), note: label, details: details))
+
+        case .ply:
+            try measurePLY(input, decode: decode, fileBytes: fileBytes, label: label, details: details)
+
+        case .compressedPLY, .splat:
+            // No codec to compare with: the floor is writing the decoded scene's bytes.
+            let source = FreshBuffer.touched(decodedBytes)
+            let fresh = stopwatch.measure { () -> FreshBuffer in
+                let out = FreshBuffer(decodedBytes, hugePages: false)
+                RawBaselines.parallelCopy(UnsafeRawBufferPointer(start: source.base, count: decodedBytes), into: out)
+                return out
+            }
+            let freshFigure = "baseline.memcpy_fresh.\(input.scene)"
+            report.add(Figure(suite: "decode", name: freshFigure, unit: "ms", sample: fresh,
+                              note: "decoded-size memcpy into fresh memory (the output's page faults)", details: details))
+            report.add(Figure(suite: "decode", name: input.figure, unit: "ms", sample: decode,
+                              baseline: .init(figure: freshFigure, value: fresh.median), note: label, details: details))
+        }
+    }
+
+    /// PLY is a byte copy with a transpose, so its floor is a copy of the same bytes; which
+    /// memory it lands in decides the result, so three floors are reported: fresh 4 KiB pages
+    /// (what `SplatScene`'s allocation gets), fresh memory advised for huge pages, and memory
+    /// already touched (no faults at all).
+    private func measurePLY(_ input: DecodeInput, decode: Sample, fileBytes: Int, label: String,
+                            details: [(String, JSONScalar)]) throws {
+        func copy(into destination: @escaping () -> FreshBuffer) throws -> Sample {
+            try stopwatch.measure { () throws -> [AnyObject] in
+                let file = try InputBytes(path: input.path)
+                let out = destination()
+                RawBaselines.parallelCopy(file.bytes, into: out)
+                return [file, out]
+            }
+        }
+        let fresh = try copy { FreshBuffer(fileBytes, hugePages: false) }
+        let freshHuge = try copy { FreshBuffer(fileBytes, hugePages: true) }
+        let target = FreshBuffer.touched(fileBytes)
+        let touched = try copy { target }
+        let names = ["memcpy_fresh", "memcpy_fresh_thp", "memcpy_touched"].map { "baseline.\($0).\(input.scene)" }
+        let what = ["file bytes into fresh memory (4 KiB page faults)", "file bytes into fresh memory with huge pages advised",
+                    "file bytes into memory already touched (no page faults)"]
+        for (i, sample) in [fresh, freshHuge, touched].enumerated() {
+            report.add(Figure(suite: "decode", name: names[i], unit: "ms", sample: sample, note: what[i], details: details))
+        }
+        report.add(Figure(suite: "decode", name: input.figure, unit: "ms", sample: decode,
+                          baseline: .init(figure: names[0], value: fresh.median), note: label, details: details))
+
+        // Throughput over the file size; min and max swap places when times become rates.
+        let gigabytes = Double(fileBytes) / 1e9
+        let rate = decode.map { gigabytes / ($0 / 1000) }
+        let floors = [fresh, freshHuge, touched].map { gigabytes / ($0.median / 1000) }
+        var throughput = Figure(suite: "decode", name: input.figure + ".throughput", unit: "GB/s", sample: rate,
+                                baseline: .init(figure: names[0], value: floors[0]),
+                                note: String(format: "memcpy of the same bytes: %.2f GB/s into fresh memory, %.2f with huge pages, %.2f into touched memory",
+                                             floors[0], floors[1], floors[2]),
+                                details: details)
+        if input.isStress {
+            let met = rate.median >= 1.5
+            throughput.target = .init(text: "≥ 1.5 GB/s from page cache", met: met)
+            if !met, floors[0] < 1.5 {
+                throughput.note! += "; the first-touch page faults of the fresh output cap even a plain copy below 1.5 GB/s"
+            }
+        }
+        report.add(throughput)
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+/// Where figures go: one JSON line per figure as soon as it is measured (stdout, or the
+/// `--json` file), a progress line on stderr, and at the end a readable table with each target
+/// marked met or not met (on stderr when the JSON lines own stdout, else on stdout).
+final class Report {
+    private let machine: Machine
+    private let jsonFile: FileHandle?
+    private(set) var figures: [Figure] = []
+
+    init(machine: Machine, jsonPath: String?) throws {
+        self.machine = machine
+        if let jsonPath {
+            guard FileManager.default.createFile(atPath: jsonPath, contents: nil),
+                  let handle = FileHandle(forWritingAtPath: jsonPath) else {
+                throw BenchmarkError("cannot write \(jsonPath)")
+            }
+            jsonFile = handle
+        } else {
+            jsonFile = nil
+        }
+    }
+
+    func add(_ figure: Figure) {
+        figures.append(figure)
+        let line = jsonLine(figure) + "\n"
+        if let jsonFile {
+            jsonFile.write(Data(line.utf8))
+        } else {
+            FileHandle.standardOutput.write(Data(line.utf8))
+        }
+        progress("  \(figure.name): \(Self.number(figure.sample.median)) \(figure.unit)"
+                 + (figure.ratio.map { String(format: " (%.2f× %@)", $0, figure.baseline?.figure ?? "") } ?? ""))
+    }
+
+    func progress(_ message: String) {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+
+    func jsonLine(_ f: Figure) -> String {
+        var fields: [(String, String)] = [
+            ("machine", machine.jsonObject),
+            ("suite", JSONScalar.quote(f.suite)),
+            ("figure", JSONScalar.quote(f.name)),
+            ("median", JSONScalar.double(f.sample.median).json),
+            ("min", JSONScalar.double(f.sample.min).json),
+            ("max", JSONScalar.double(f.sample.max).json),
+            ("warm_up", f.sample.warmUp.map { JSONScalar.double($0).json } ?? "null"),
+            ("runs", String(f.sample.runs)),
+            ("unit", JSONScalar.quote(f.unit)),
+            ("baseline", f.baseline.map { JSONScalar.double($0.value).json } ?? "null"),
+            ("baseline_figure", f.baseline.map { JSONScalar.quote($0.figure) } ?? "null"),
+            ("ratio", f.ratio.map { JSONScalar.double($0).json } ?? "null"),
+            ("target", f.target.map { JSONScalar.quote($0.text) } ?? "null"),
+            ("met", f.target?.met.map { JSONScalar.bool($0).json } ?? "null"),
+            ("note", f.note.map(JSONScalar.quote) ?? "null"),
+        ]
+        fields += f.details.map { ($0.0, $0.1.json) }
+        return "{" + fields.map { "\(JSONScalar.quote($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    /// The table, grouped by suite; notes go on an indented line under their figure.
+    func table() -> String {
+        let header = ["figure", "median", "min", "max", "unit", "baseline", "ratio", "target", "status"]
+        var rows: [[String]] = []
+        var notes: [Int: String] = [:]
+        var lastSuite: String?
+        for f in figures {
+            if f.suite != lastSuite {
+                rows.append(["[\(f.suite)]"] + Array(repeating: "", count: header.count - 1))
+                lastSuite = f.suite
+            }
+            let baseline = f.baseline.map { "\(Self.number($0.value)) \($0.figure)" } ?? "-"
+            let status: String
+            switch f.target?.met {
+            case .some(true): status = "met"
+            case .some(false): status = "NOT MET"
+            case .none: status = f.target == nil ? "" : "n/a"
+            }
+            rows.append([f.name, Self.number(f.sample.median), Self.number(f.sample.min), Self.number(f.sample.max), f.unit,
+                         baseline, f.ratio.map { String(format: "%.2f", $0) } ?? "-", f.target?.text ?? "", status])
+            if let note = f.note { notes[rows.count - 1] = note }
+        }
+        var widths = header.map(\.count)
+        for row in rows where !row[0].hasPrefix("[") {
+            for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) }
+        }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { i, cell in
+                let pad = String(repeating: " ", count: max(0, widths[i] - cell.count))
+                return (1...3).contains(i) || i == 6 ? pad + cell : cell + pad
+            }.joined(separator: " | ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+        }
+        var out = "machine: \(machine.summary)\n"
+        out += line(header) + "\n" + line(widths.map { String(repeating: "-", count: $0) }) + "\n"
+        for (i, row) in rows.enumerated() {
+            out += (row[0].hasPrefix("[") ? row[0] : line(row)) + "\n"
+            if let note = notes[i] { out += "    ↳ \(note)\n" }
+        }
+        return out
+    }
+
+    /// Targets met / judged, for the closing line.
+    var targetSummary: String {
+        let judged = figures.compactMap { $0.target?.met }
+        return "targets: \(judged.filter { $0 }.count) of \(judged.count) met"
+    }
+
+    /// Three significant figures, never scientific notation.
+    static func number(_ v: Double) -> String {
+        guard v.isFinite else { return "-" }
+        let a = abs(v)
+        if a >= 100 { return String(format: "%.0f", v) }
+        if a >= 10 { return String(format: "%.1f", v) }
+        if a >= 1 { return String(format: "%.2f", v) }
+        return String(format: "%.3f", v)
+    }
+}

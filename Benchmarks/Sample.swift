@@ -1,0 +1,29 @@
+/// The timed runs of one figure, in its own unit (milliseconds for times): median, fastest and
+/// slowest of the measured runs, plus the warm-up run kept apart (for the renderer it is the
+/// first frame, which pays for allocating the per-frame tables).
+struct Sample: Sendable {
+    var values: [Double]
+    var warmUp: Double?
+
+    init(_ values: [Double], warmUp: Double? = nil) {
+        self.values = values
+        self.warmUp = warmUp
+    }
+
+    var median: Double {
+        guard !values.isEmpty else { return .nan }
+        let sorted = values.sorted()
+        let mid = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+    }
+
+    var min: Double { values.min() ?? .nan }
+    var max: Double { values.max() ?? .nan }
+    var runs: Int { values.count }
+
+    /// The same runs in another unit, e.g. a time turned into a throughput (`amount / value`);
+    /// the order of min and max follows from the values, not from the caller.
+    func map(_ transform: (Double) -> Double) -> Sample {
+        Sample(values.map(transform), warmUp: warmUp.map(transform))
+    }
+}
