@@ -23,7 +23,7 @@ struct TileCompositor {
     /// Exponents are raised to this before exp: e^−30·o is far below 1/255 (so no decision
     /// changes) but keeps α·T away from denormals in lanes that fail the test.
     static let exponentFloor: Float = -30
-    /// Records copied ahead per tile (10 KiB of stack).
+    /// Records copied ahead per tile (12 KiB of stack).
     static let batchSize = 256
 
     struct Output {
