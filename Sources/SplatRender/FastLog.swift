@@ -10,7 +10,7 @@ enum FastLog {
         // Fold m from [1, 2) into [√½, √2) so the polynomial argument stays small.
         let big = m .> 1.414_213_56
         m.replace(with: m * 0.5, where: big)
-        exponent.replace(with: exponent &+ 1, where: unsafeBitCast(big, to: SIMDMask<SIMD8<Int32>>.self))
+        exponent.replace(with: exponent &+ 1, where: big)
         let e = SIMD8<Float>(exponent)
         let f = m - 1
         let z = f * f
