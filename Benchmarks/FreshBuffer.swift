@@ -6,7 +6,7 @@ import Glibc
 /// fault on first touch, which is what a decoder filling a newly allocated scene pays; the
 /// baselines use these so they pay the same. `hugePages` advises transparent huge pages over the
 /// 2 MiB-aligned interior (as the SPZ decoder does for its buffers): one fault per 2 MiB instead
-/// of per 4 KiB. Large `malloc` blocks (what `SplatScene` allocates) are plain mappings, i.e.
+/// of per 4 KiB. `SplatScene` advises its slab the same way; a plain large `malloc` block is
 /// `hugePages: false` on a system where THP is `madvise`-only.
 final class FreshBuffer: @unchecked Sendable {
     let base: UnsafeMutableRawPointer
