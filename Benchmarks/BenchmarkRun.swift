@@ -129,7 +129,9 @@ struct BenchmarkRun {
             }
         }
 
-        let table = report.table() + report.targetSummary
+        let targets = report.targetTable()
+        let table = report.table() + (targets.isEmpty ? "" : "\ntargets (Markdown):\n\n" + targets + "\n")
+            + report.targetSummary
             + String(format: "; run took %.1f s\n", Stopwatch.milliseconds(clock.now - started) / 1000)
         if jsonPath != nil {
             FileHandle.standardOutput.write(Data(table.utf8))

@@ -100,6 +100,22 @@ final class Report {
         return out
     }
 
+    /// The figures that carry a target, as a Markdown table (for the README's Performance
+    /// section), with the floor or scaling note that explains each.
+    func targetTable() -> String {
+        let judged = figures.filter { $0.target != nil }
+        guard !judged.isEmpty else { return "" }
+        var out = "| figure | median (min–max) | baseline | ratio | target | status | note |\n|---|---|---|---|---|---|---|\n"
+        for f in judged {
+            let measured = "\(Self.number(f.sample.median)) \(f.unit) (\(Self.number(f.sample.min))–\(Self.number(f.sample.max)))"
+            let baseline = f.baseline.map { "\(Self.number($0.value)) \(f.unit) `\($0.figure)`" } ?? "–"
+            let status = f.target?.met.map { $0 ? "met" : "**not met**" } ?? "n/a"
+            out += "| `\(f.name)` | \(measured) | \(baseline) | \(f.ratio.map { String(format: "%.2f", $0) } ?? "–") | "
+                + "\(f.target?.text ?? "") | \(status) | \((f.note ?? "").replacingOccurrences(of: "|", with: "\\|")) |\n"
+        }
+        return out
+    }
+
     /// Targets met / judged, for the closing line.
     var targetSummary: String {
         let judged = figures.compactMap { $0.target?.met }
