@@ -63,6 +63,18 @@ enum RawBaselines {
         return outputs
     }
 
+    /// Compresses `bytes` with libdeflate's zlib format at `level`, one thread: the entropy-coding
+    /// floor of a PNG encode of the same pixels (libpng adds row filters and uses zlib).
+    static func deflate(_ bytes: [UInt8], level: Int32) throws -> FreshBuffer {
+        guard let c = libdeflate_alloc_compressor(level) else { throw BenchmarkError("libdeflate: no compressor") }
+        defer { libdeflate_free_compressor(c) }
+        let bound = libdeflate_zlib_compress_bound(c, bytes.count)
+        let out = FreshBuffer(bound, hugePages: false)
+        let written = bytes.withUnsafeBytes { libdeflate_zlib_compress(c, $0.baseAddress, $0.count, out.base, bound) }
+        guard written > 0 else { throw BenchmarkError("libdeflate: compression failed") }
+        return out
+    }
+
     /// Copies `source` into `destination` on all cores in 4 MiB chunks (a decoder's output is
     /// written by every core, so its floor is too).
     static func parallelCopy(_ source: UnsafeRawBufferPointer, into destination: FreshBuffer) {

@@ -108,9 +108,15 @@ struct RenderSuite {
                 }
             }
             if let image = lastImage {
+                let sizeDetails = details + [("width", .int(side)), ("height", .int(side))]
+                let deflate = try stopwatch.measure { try RawBaselines.deflate(image.pixels, level: 6) }
+                let deflateName = "baseline.deflate_pixels.\(input.scene).\(side)"
+                report.add(Figure(suite: "render", name: deflateName, unit: "ms", sample: deflate,
+                                  note: "libdeflate level 6 over the raw pixel bytes (no PNG filtering)", details: sizeDetails))
                 let png = try stopwatch.measure { try PNGWriter.encode(image) }
                 report.add(Figure(suite: "render", name: "\(prefix).\(side).png_encode", unit: "ms", sample: png,
-                                  note: "libpng, one thread, RGBA", details: details + [("width", .int(side)), ("height", .int(side))]))
+                                  baseline: .init(figure: deflateName, value: deflate.median),
+                                  note: "libpng (zlib level 6, row filters), one thread, RGBA", details: sizeDetails))
             }
         }
     }
