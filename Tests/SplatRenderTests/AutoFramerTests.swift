@@ -56,7 +56,7 @@ import TestSupport
         #expect(framing.distance - framing.radius >= AutoFramer.nearClearance - 1e-12)
     }
 
-    /// Every corpus scene, in the render frame, framed automatically at 64×64: not blank, not
+    /// Every corpus scene, in the render frame, framed automatically at 32×32: not blank, not
     /// swamped, all of it in view, and filling the frame along its larger image extent.
     @Test(arguments: [
         "ply/gs3d-pr477-lod1_tile_0_0.5x.ply", "ply/gs3d-pr477-lod3_tile_0.ply", "ply/supersplat-fruit_drops_minimal.ply",
@@ -69,7 +69,7 @@ import TestSupport
     func corpusSceneIsFramed(_ file: String) throws {
         let scene = try SplatFile.decode(path: Fixtures.corpusFile(file)).scene
         FrameDecision.decide(for: scene).apply(to: scene)
-        let size = 64
+        let size = 32
         let framing = AutoFramer.frame(scene, width: size, height: size, fovYDegrees: 50)
         let camera = framing.camera(azimuthDegrees: AutoFramer.defaultAzimuthDegrees,
                                     elevationDegrees: AutoFramer.defaultElevationDegrees, fovYDegrees: 50)
