@@ -23,9 +23,10 @@ public struct Framing: Sendable, Equatable, Codable {
     /// (for up = +Y); azimuth 90° from +X.
     public func camera(azimuthDegrees: Double, elevationDegrees: Double, fovYDegrees: Double) -> Camera {
         let (e1, e2) = orbitBasis
+        let unitUp = Camera.cross(e1, e2)
         let theta = azimuthDegrees * .pi / 180, phi = elevationDegrees * .pi / 180
         let horizontal = cos(theta) * e1 + sin(theta) * e2
-        let direction = cos(phi) * horizontal + sin(phi) * up
+        let direction = cos(phi) * horizontal + sin(phi) * unitUp
         return Camera(position: center + distance * direction, target: center, up: up, fovYDegrees: fovYDegrees)
     }
 
