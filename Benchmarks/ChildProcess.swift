@@ -16,6 +16,8 @@ struct ChildProcess {
         var status: Int32
         var stdout: String
         var wallMilliseconds: Double
+        /// User + system time of the child and the children it waited for.
+        var cpuMilliseconds: Double
         /// Peak resident set of the child, in bytes.
         var maxResidentBytes: Int
         /// Whether `maxResidentBytes` is the program's own (GNU time) or an upper bound (`wait4`).
@@ -99,6 +101,7 @@ struct ChildProcess {
         let code = signal == 0 ? (status >> 8) & 0xff : 128 + signal
         return Outcome(status: code, stdout: String(decoding: output, as: UTF8.self),
                        wallMilliseconds: Stopwatch.milliseconds(elapsed),
+                       cpuMilliseconds: Stopwatch.timevalMilliseconds(usage.ru_utime) + Stopwatch.timevalMilliseconds(usage.ru_stime),
                        maxResidentBytes: Int(usage.ru_maxrss) * 1024, peakIsExact: false)
     }
 

@@ -20,17 +20,20 @@ struct EndToEndSuite {
         var peaks: [Int] = []
         var exact = true
         var walls: [Double] = []
+        var cpu: [Double] = []
         for _ in 0..<(stopwatch.warmUps + max(1, stopwatch.runs)) {
             let outcome = try ChildProcess.run(binary, [input, "--out", out], quiet: true, measuringPeakMemory: true)
             guard outcome.succeeded, FileManager.default.fileExists(atPath: out) else {
                 throw BenchmarkError("\(binary) \(input) --out \(out) exited with \(outcome.status)")
             }
             walls.append(outcome.wallMilliseconds)
+            cpu.append(outcome.cpuMilliseconds)
             peaks.append(outcome.maxResidentBytes)
             exact = exact && outcome.peakIsExact
             try? FileManager.default.removeItem(atPath: out)
         }
-        let wall = Sample(Array(walls.dropFirst(stopwatch.warmUps)), warmUp: walls.first)
+        let wall = Sample(Array(walls.dropFirst(stopwatch.warmUps)), warmUp: walls.first,
+                          cpu: Array(cpu.dropFirst(stopwatch.warmUps)))
         let details: [(String, JSONScalar)] = [("input", .string(input)), ("binary", .string(binary)),
                                                ("command", .string("splatrender \(input) --out t.png"))]
 

@@ -48,6 +48,7 @@ final class Report {
             ("warm_up", f.sample.warmUp.map { JSONScalar.double($0).json } ?? "null"),
             ("runs", String(f.sample.runs)),
             ("unit", JSONScalar.quote(f.unit)),
+            ("cpu_median", f.sample.cpuMedian.map { JSONScalar.double($0).json } ?? "null"),
             ("baseline", f.baseline.map { JSONScalar.double($0.value).json } ?? "null"),
             ("baseline_figure", f.baseline.map { JSONScalar.quote($0.figure) } ?? "null"),
             ("ratio", f.ratio.map { JSONScalar.double($0).json } ?? "null"),
@@ -61,7 +62,7 @@ final class Report {
 
     /// The table, grouped by suite; notes go on an indented line under their figure.
     func table() -> String {
-        let header = ["figure", "median", "min", "max", "unit", "baseline", "ratio", "target", "status"]
+        let header = ["figure", "median", "min", "max", "unit", "cpu", "baseline", "ratio", "target", "status"]
         var rows: [[String]] = []
         var notes: [Int: String] = [:]
         var lastSuite: String?
@@ -78,7 +79,7 @@ final class Report {
             case .none: status = f.target == nil ? "" : "n/a"
             }
             rows.append([f.name, Self.number(f.sample.median), Self.number(f.sample.min), Self.number(f.sample.max), f.unit,
-                         baseline, f.ratio.map { String(format: "%.2f", $0) } ?? "-", f.target?.text ?? "", status])
+                         f.sample.cpuMedian.map(Self.number) ?? "-", baseline, f.ratio.map { String(format: "%.2f", $0) } ?? "-", f.target?.text ?? "", status])
             if let note = f.note { notes[rows.count - 1] = note }
         }
         var widths = header.map(\.count)
@@ -88,7 +89,7 @@ final class Report {
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { i, cell in
                 let pad = String(repeating: " ", count: max(0, widths[i] - cell.count))
-                return (1...3).contains(i) || i == 6 ? pad + cell : cell + pad
+                return (1...3).contains(i) || i == 5 || i == 7 ? pad + cell : cell + pad
             }.joined(separator: " | ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
         }
         var out = "machine: \(machine.summary)\n"
@@ -105,12 +106,13 @@ final class Report {
     func targetTable() -> String {
         let judged = figures.filter { $0.target != nil }
         guard !judged.isEmpty else { return "" }
-        var out = "| figure | median (min–max) | baseline | ratio | target | status | note |\n|---|---|---|---|---|---|---|\n"
+        var out = "| figure | median (min–max) | CPU | baseline | ratio | target | status | note |\n|---|---|---|---|---|---|---|---|\n"
         for f in judged {
             let measured = "\(Self.number(f.sample.median)) \(f.unit) (\(Self.number(f.sample.min))–\(Self.number(f.sample.max)))"
             let baseline = f.baseline.map { "\(Self.number($0.value)) \(f.unit) `\($0.figure)`" } ?? "–"
             let status = f.target?.met.map { $0 ? "met" : "**not met**" } ?? "n/a"
-            out += "| `\(f.name)` | \(measured) | \(baseline) | \(f.ratio.map { String(format: "%.2f", $0) } ?? "–") | "
+            let cpu = f.sample.cpuMedian.map { "\(Self.number($0)) ms" } ?? "–"
+            out += "| `\(f.name)` | \(measured) | \(cpu) | \(baseline) | \(f.ratio.map { String(format: "%.2f", $0) } ?? "–") | "
                 + "\(f.target?.text ?? "") | \(status) | \((f.note ?? "").replacingOccurrences(of: "|", with: "\\|")) |\n"
         }
         return out
