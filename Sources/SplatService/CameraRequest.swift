@@ -64,9 +64,12 @@ public struct CameraRequest: Sendable, Equatable {
         return resolve(with: framing(for: scene, width: width, height: height))
     }
 
-    /// The automatic framing this request's missing parts come from.
-    public func framing(for scene: SplatScene, width: Int, height: Int) -> Framing {
-        AutoFramer.frame(scene, width: width, height: height, fovYDegrees: fovYDegrees, up: up ?? SIMD3(0, 1, 0))
+    /// The automatic framing this request's missing parts come from; its distance is fitted for
+    /// views at `elevationDegrees` (a turntable passes its orbit's elevation).
+    public func framing(for scene: SplatScene, width: Int, height: Int,
+                        elevationDegrees: Double = AutoFramer.defaultElevationDegrees) -> Framing {
+        AutoFramer.frame(scene, width: width, height: height, fovYDegrees: fovYDegrees, up: up ?? SIMD3(0, 1, 0),
+                         elevationDegrees: elevationDegrees)
     }
 
     /// `resolve(for:width:height:)` with the framing already computed (nil only when both

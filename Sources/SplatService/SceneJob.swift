@@ -195,7 +195,10 @@ final class JobExecution {
         let options = job.view
         let cameraGiven = options.camera.position != nil && options.camera.target != nil
         let framing: Framing? = job.needsOrbit || (job.image != nil && !cameraGiven)
-            ? report.time(.framing) { options.camera.framing(for: scene, width: options.width, height: options.height) }
+            ? report.time(.framing) {
+                options.camera.framing(for: scene, width: options.width, height: options.height,
+                                       elevationDegrees: job.needsOrbit ? job.orbit.elevationDegrees : AutoFramer.defaultElevationDegrees)
+            }
             : nil
 
         var stillCamera: Camera?
