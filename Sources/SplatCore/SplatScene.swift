@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// How a scene was trained, which changes how it must be rendered.
 public enum SplatModel: String, Sendable, Codable {
     case `default`
@@ -83,7 +79,7 @@ public final class SplatScene: @unchecked Sendable {
         let floats = stride * Column.allCases.count + shFloats
         slabBytes = max(64, floats * 4)
         slab = UnsafeMutableRawPointer.allocate(byteCount: slabBytes, alignment: 64)
-        Self.adviseHugePages(slab, byteCount: slabBytes)
+        HugePageAdvice.advise(slab, byteCount: slabBytes)
         if zeroed {
             slab.initializeMemory(as: UInt8.self, repeating: 0, count: slabBytes)
         } else {
@@ -100,20 +96,6 @@ public final class SplatScene: @unchecked Sendable {
 
     deinit { slab.deallocate() }
 
-    /// Decoding a large scene is bound by first-touch page faults on the fresh slab (measured:
-    /// most of a PLY decode's time); 2 MiB pages cut their number 512-fold. Advice only: the
-    /// kernel may ignore it, and small scenes are left alone.
-    private static func adviseHugePages(_ start: UnsafeMutableRawPointer, byteCount: Int) {
-        #if os(Linux)
-        let huge = 2 << 20
-        guard byteCount >= 4 * huge else { return }
-        let address = UInt(bitPattern: start)
-        let first = (address + UInt(huge - 1)) & ~UInt(huge - 1)
-        let end = (address + UInt(byteCount)) & ~UInt(huge - 1)
-        guard end > first, let aligned = UnsafeMutableRawPointer(bitPattern: first) else { return }
-        _ = madvise(aligned, Int(end - first), MADV_HUGEPAGE)
-        #endif
-    }
 
     /// One scalar column, `count` values.
     @inlinable public func column(_ c: Column) -> UnsafeMutableBufferPointer<Float> {

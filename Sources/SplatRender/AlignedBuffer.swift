@@ -1,3 +1,5 @@
+import SplatCore
+
 /// A fixed-size, 64-byte-aligned, uninitialised array of trivial values owned by a class, so the
 /// large per-scene and per-frame tables free themselves and can be handed to worker threads as
 /// raw pointers. Only for trivial types (Float, UInt32, plain structs of them).
@@ -12,6 +14,8 @@ final class AlignedBuffer<Element>: @unchecked Sendable {
         let total = max(1, count + padding)
         let raw = UnsafeMutableRawPointer.allocate(byteCount: total * MemoryLayout<Element>.stride,
                                                    alignment: max(64, MemoryLayout<Element>.alignment))
+        // Per-frame tables of a multi-million-splat scene fault in page by page on a cold frame.
+        HugePageAdvice.advise(raw, byteCount: total * MemoryLayout<Element>.stride)
         if zeroed {
             raw.initializeMemory(as: UInt8.self, repeating: 0, count: total * MemoryLayout<Element>.stride)
         } else if padding > 0 {
