@@ -29,33 +29,15 @@ public enum AnimatedWebPReader {
 
     /// Reads and decodes the WebP file at `path`. `maxPixels` caps frames × canvas pixels.
     public static func read(path: String, maxPixels: Int = ImageLimits.maxPixels) throws(SplatError) -> Animation {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
-        } catch {
-            throw SplatError(.io, "cannot read \(path): \(error.localizedDescription)", file: path)
-        }
-        do {
-            return try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws(SplatError) -> Animation in
-                try read(bytes: raw, file: path, maxPixels: maxPixels)
-            }
-        } catch let error as SplatError {
-            throw error
-        } catch {
-            throw SplatError(.io, "\(error)", file: path)
+        try ImageFileBytes.withContents(ofFile: path) { (raw: UnsafeRawBufferPointer) throws(SplatError) -> Animation in
+            try read(bytes: raw, file: path, maxPixels: maxPixels)
         }
     }
 
     /// Decodes WebP bytes held in memory.
     public static func read(bytes: [UInt8], file: String? = nil, maxPixels: Int = ImageLimits.maxPixels) throws(SplatError) -> Animation {
-        do {
-            return try bytes.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws(SplatError) -> Animation in
-                try read(bytes: raw, file: file, maxPixels: maxPixels)
-            }
-        } catch let error as SplatError {
-            throw error
-        } catch {
-            throw SplatError(.corrupt, "\(error)", file: file)
+        try ImageFileBytes.withBytes(bytes, file: file) { (raw: UnsafeRawBufferPointer) throws(SplatError) -> Animation in
+            try read(bytes: raw, file: file, maxPixels: maxPixels)
         }
     }
 
