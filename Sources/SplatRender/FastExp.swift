@@ -3,32 +3,10 @@
 /// r = x − n·ln2 (two-part ln2), e^r from a degree-5 minimax polynomial. Relative error
 /// ≤ 2e−7 over the clamped range, far below one 8-bit level after blending.
 enum FastExp {
-    /// Inputs below `floor` (≥ −87.3) are raised to it; inputs above 88.7 give garbage, so callers
-    /// mask lanes with a positive exponent (the renderer skips power > 0 anyway). A floor well
+    /// Eight lanes, the width the compositor and the scale activation use. Inputs below `floor`
+    /// (≥ −87.3) are raised to it; inputs above 88.7 give garbage, so callers mask lanes with a positive exponent (the renderer skips power > 0 anyway). A floor well
     /// above −87 keeps products of the result out of the denormal range, where x86 arithmetic
     /// is two orders of magnitude slower.
-    @inline(__always)
-    static func exp(_ input: SIMD16<Float>, floor: Float = -87.33654) -> SIMD16<Float> {
-        typealias P = SIMD16<Float>
-        let x = input.atLeast(floor)
-        // Adding 1.5·2²³ rounds x·log₂e to the nearest integer and leaves that integer in the low
-        // mantissa bits, which the shift below turns into an exponent field.
-        let magic: Float = 12_582_912
-        let shifted = x * 1.442_695_04 + magic
-        let n = shifted - magic
-        let r = x.addingProduct(n, -0.693_359_375).addingProduct(n, 2.121_944_4e-4)
-        var p = SIMD16<Float>(repeating: 1.987_569_15e-4)
-        p = P(repeating: 1.398_199_950_7e-3).addingProduct(p, r)
-        p = P(repeating: 8.333_451_907_3e-3).addingProduct(p, r)
-        p = P(repeating: 4.166_579_589_4e-2).addingProduct(p, r)
-        p = P(repeating: 1.666_666_545_9e-1).addingProduct(p, r)
-        p = P(repeating: 5.000_000_120_1e-1).addingProduct(p, r)
-        let e = (r + 1).addingProduct(p, r * r)
-        let bits = unsafeBitCast(shifted, to: SIMD16<Int32>.self) &<< 23 &+ (127 << 23)
-        return e * unsafeBitCast(bits, to: SIMD16<Float>.self)
-    }
-
-    /// The same on eight lanes.
     @inline(__always)
     static func exp8(_ input: SIMD8<Float>, floor: Float = -87.33654) -> SIMD8<Float> {
         typealias P = SIMD8<Float>
@@ -51,5 +29,5 @@ enum FastExp {
     }
 
     /// Scalar form of the same approximation (tests compare it with libm).
-    static func exp(_ x: Float) -> Float { exp(SIMD16(repeating: x))[0] }
+    static func exp(_ x: Float) -> Float { exp8(SIMD8(repeating: x))[0] }
 }
