@@ -1,4 +1,5 @@
 import Foundation
+import SplatCore
 
 /// Pixel-level agreement between a rendered image and a golden one (`rendering.md` section 12).
 public enum ImageComparison {

@@ -1,5 +1,4 @@
-import SplatImage
-
+import SplatCore
 /// One rendered frame.
 public struct RenderResult: Sendable {
     /// RGB when a background was given, RGBA (straight alpha) otherwise.

@@ -1,6 +1,5 @@
 import Dispatch
 import SplatCore
-import SplatImage
 import Synchronization
 
 /// Renders a scene (already in the render frame) from look-at cameras, on the CPU, following the

@@ -9,9 +9,3 @@ extension SIMD8 where Scalar == Float {
     @inline(__always) func atMost(_ hi: Self) -> Self { replacing(with: hi, where: self .> hi) }
     @inline(__always) func within(_ lo: Float, _ hi: Float) -> Self { atLeast(lo).atMost(hi) }
 }
-
-extension SIMD16 where Scalar == Float {
-    @inline(__always) func atLeast(_ lo: Float) -> Self { replacing(with: Self(repeating: lo), where: self .< lo) }
-    @inline(__always) func atMost(_ hi: Float) -> Self { replacing(with: Self(repeating: hi), where: self .> hi) }
-    @inline(__always) func within(_ lo: Float, _ hi: Float) -> Self { atLeast(lo).atMost(hi) }
-}

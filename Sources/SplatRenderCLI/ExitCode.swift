@@ -30,6 +30,10 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case outputIOError = 74
     case tooLarge = 75
     case timeout = 124
+    /// SIGINT stopped the run (128 + 2, the shell's convention).
+    case interrupted = 130
+    /// SIGTERM stopped the run (128 + 15).
+    case terminated = 143
 
     /// The status for a failed run, from where it failed and the error kind: a deadline is
     /// always `timeout`; input errors follow `forInputError`; a bad camera or setting is a usage
@@ -37,6 +41,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     /// error; a file that cannot be written is `cannotCreate`; anything else is ours.
     public static func forFailure(_ error: SplatError, at stage: RunReport.FailureStage) -> ExitCode {
         if error.kind == .timeout { return .timeout }
+        if error.kind == .interrupted || error.kind == .cancelled { return .interrupted }
         switch stage {
         case .input:
             return forInputError(error.kind)
@@ -59,6 +64,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .io: .noInput
         case .invalidArgument: .usage
         case .timeout: .timeout
+        case .interrupted, .cancelled: .interrupted
         case .truncated, .badMagic, .unsupportedVersion, .badHeader, .badTOC, .corrupt, .implausibleCount, .empty,
              .badSize, .notGaussian, .unsupported, .badMeta, .badTexture, .nonFinite:
             .dataError

@@ -58,6 +58,8 @@ public enum HelpText {
         case .outputIOError: "writing to standard output failed"
         case .tooLarge: "refused by a resource ceiling (too_large), e.g. the scene exceeds --max-decoded-bytes"
         case .timeout: "a deadline expired (--timeout)"
+        case .interrupted: "stopped by SIGINT (outputs rolled back, in-flight inputs reported as interrupted)"
+        case .terminated: "stopped by SIGTERM (outputs rolled back, in-flight inputs reported as interrupted)"
         case .someInputsFailed: "thumbnails: at least one input failed (see its report line); the others were written"
         }
     }

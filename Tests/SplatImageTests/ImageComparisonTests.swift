@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SplatCore
 @testable import SplatImage
 
 @Suite("ImageComparison")

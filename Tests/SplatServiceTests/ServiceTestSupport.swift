@@ -1,3 +1,4 @@
+import SplatCore
 import Foundation
 import SplatImage
 import TestSupport

@@ -1,18 +1,6 @@
 import CWebP
 import SplatCore
 
-/// An 8-bit straight-alpha RGBA image, rows top to bottom, 4·width bytes per row.
-struct RGBAImage: @unchecked Sendable {
-    let width: Int
-    let height: Int
-    let storage: RetainedBytes.Storage
-
-    /// The `width·height·4` pixel bytes; valid while this image (its storage) is alive.
-    var pixels: UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(rebasing: storage.buffer[0..<width * height * 4])
-    }
-}
-
 /// Decodes the WebP images of a SOG scene with libwebp (`formats.md` 5.1): the size is read
 /// from the header and checked against the limits before any pixel buffer exists, then the
 /// image is decoded straight (non-premultiplied) into a buffer of exactly that size.
@@ -53,15 +41,19 @@ enum WebPImageDecoder {
     }
 
     /// Decodes to straight RGBA8 into a buffer of `info.decodedBytes`. Failure → `corrupt`.
-    static func decode(_ bytes: UnsafeRawBufferPointer, info: Info, file: String?) throws(SplatError) -> RGBAImage {
-        let storage = RetainedBytes.Storage(count: info.decodedBytes)
-        let out = WebPDecodeRGBAInto(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count,
-                                     storage.buffer.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                                     info.decodedBytes, Int32(info.width * 4))
-        guard out != nil else {
+    static func decode(_ bytes: UnsafeRawBufferPointer, info: Info, file: String?) throws(SplatError) -> ImageBuffer {
+        var decoded = false
+        // libwebp writes every byte of the buffer, so it is not zeroed first.
+        let pixels = [UInt8](unsafeUninitializedCapacity: info.decodedBytes) { buffer, initialized in
+            decoded = WebPDecodeRGBAInto(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count,
+                                         buffer.baseAddress, info.decodedBytes, Int32(info.width * 4)) != nil
+            if !decoded { buffer.initialize(repeating: 0) }
+            initialized = info.decodedBytes
+        }
+        guard decoded else {
             throw SplatError(.corrupt, "WebP image \(info.width)×\(info.height) failed to decode", file: file)
         }
-        return RGBAImage(width: info.width, height: info.height, storage: storage)
+        return ImageBuffer(width: info.width, height: info.height, channels: 4, pixels: pixels)
     }
 
     private enum ChunkKind { case lossy, lossless }

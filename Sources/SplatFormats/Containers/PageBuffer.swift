@@ -32,22 +32,7 @@ final class PageBuffer: @unchecked Sendable {
         base = map
         self.capacity = capacity
         mappedBytes = bytes
-        Self.adviseHugePages(map, byteCount: bytes)
-    }
-
-    /// Asks for transparent huge pages over the 2 MiB-aligned interior of a large buffer. Filling
-    /// a fresh decoded scene otherwise costs one page fault per 4 KiB — on a 3.4-million-splat
-    /// scene that was over a third of the decode time. Advice only: where THP is off (or the
-    /// call is not supported) nothing changes.
-    static func adviseHugePages(_ start: UnsafeMutableRawPointer, byteCount: Int) {
-        #if os(Linux)
-        let huge = 2 << 20
-        let address = UInt(bitPattern: start)
-        let first = (address + UInt(huge - 1)) & ~UInt(huge - 1)
-        let end = (address + UInt(byteCount)) & ~UInt(huge - 1)
-        guard end > first, let aligned = UnsafeMutableRawPointer(bitPattern: first) else { return }
-        _ = madvise(aligned, Int(end - first), 14 /* MADV_HUGEPAGE */)
-        #endif
+        HugePageAdvice.advise(map, byteCount: bytes)
     }
 
     /// Maps the pages of `[start, start + byteCount)` now (the kernel zeroes them), so a later
@@ -69,13 +54,6 @@ final class PageBuffer: @unchecked Sendable {
             offset += page
         }
         #endif
-    }
-
-    /// `adviseHugePages` over a scene's whole slab (its first column to the end of its SH).
-    static func adviseHugePages(for scene: SplatScene) {
-        let start = UnsafeMutableRawPointer(scene.columnBase(.x))
-        let end = UnsafeMutableRawPointer(scene.sh.baseAddress! + scene.sh.count)
-        adviseHugePages(start, byteCount: end - start)
     }
 
     deinit { munmap(base, mappedBytes) }

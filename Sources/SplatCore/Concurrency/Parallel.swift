@@ -45,6 +45,30 @@ public enum Parallel {
     }
 }
 
+extension Parallel {
+    /// Runs `body` for each index concurrently and returns the results in index order, or the
+    /// error of the lowest failing index (so the reported error does not depend on timing).
+    public static func map<T>(_ count: Int, threads: Int? = nil,
+                              _ body: (Int) throws(SplatError) -> T) throws(SplatError) -> [T] {
+        let slots = UnsafeMutableBufferPointer<Result<T, SplatError>?>.allocate(capacity: max(1, count))
+        slots.initialize(repeating: nil)
+        defer { slots.deinitialize().deallocate() }
+        forEach(iterations: count, threads: threads) { i in
+            do throws(SplatError) { slots[i] = .success(try body(i)) } catch { slots[i] = .failure(error) }
+        }
+        var out: [T] = []
+        out.reserveCapacity(count)
+        for slot in slots.prefix(count) {
+            switch slot {
+            case .success(let v): out.append(v)
+            case .failure(let e): throw e
+            case nil: preconditionFailure("Parallel.forEach ran every index")
+            }
+        }
+        return out
+    }
+}
+
 /// Carries a non-Sendable value into `concurrentPerform`, whose workers only ever touch
 /// disjoint data through it. Internal to the parallel-for; not a general escape hatch.
 struct UnsafeSendableBox<T>: @unchecked Sendable {

@@ -22,6 +22,10 @@ public enum SplatErrorKind: String, Sendable, CaseIterable, Codable {
     case invalidArgument = "invalid_argument"
     /// A wall-clock deadline (`--timeout`) expired.
     case timeout
+    /// SIGINT or SIGTERM stopped the job before it finished.
+    case interrupted
+    /// The caller withdrew the job (a client disconnected, a server stopped waiting for it).
+    case cancelled
 }
 
 /// One error shape for every stage: what went wrong, where, and what was expected.

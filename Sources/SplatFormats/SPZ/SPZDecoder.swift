@@ -65,7 +65,6 @@ public enum SPZDecoder {
     private static func decodeStreams(_ bytes: UnsafeRawBufferPointer, header: SPZHeader, keptDegree: Int,
                                       file: String?, limits: DecodeLimits) throws(SplatError) -> SplatScene {
         let scene = SplatScene(count: header.count, shDegree: keptDegree)
-        PageBuffer.adviseHugePages(for: scene)
         // With every SH band dropped the SH stream is not inflated at all.
         let streams = header.streams.filter { $0.attribute != .sh || keptDegree > 0 }
         // The SH stream (69 % of a degree-3 file) is inflated whole, then dequantized on every
@@ -139,7 +138,6 @@ public enum SPZDecoder {
     private static func decodeLegacy(_ bytes: UnsafeRawBufferPointer, header: inout SPZHeader, payloadSize: Int, keptDegree: Int,
                                      file: String?, limits: DecodeLimits) throws(SplatError) -> SplatScene {
         let scene = SplatScene(count: header.count, shDegree: keptDegree)
-        PageBuffer.adviseHugePages(for: scene)
         let slab = UnsafeMutableRawPointer(scene.columnBase(.x))
         let shRegion = UnsafeMutableRawPointer(scene.sh.baseAddress!)
         let slabEnd = shRegion + 4 * scene.sh.count
