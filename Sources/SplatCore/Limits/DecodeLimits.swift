@@ -17,6 +17,22 @@ public struct DecodeLimits: Sendable, Equatable {
     /// zstd window log ceiling (2^27).
     public var maxZstdWindowLog: Int = 27
     public var maxImageSide: Int = 16383
+    /// Most bytes of one input file or stream that are read at all; nil derives it from the
+    /// decoded-size ceiling (`inputByteLimit`).
+    public var maxInputBytes: Int? = nil
+
+    /// How many times the decoded ceiling an input may be. The largest legitimate input per
+    /// decoded byte is an ASCII PLY: ~13 characters per float written at full precision, against
+    /// 4 decoded bytes, i.e. 3.25×; everything binary is at most ~1.1× (PLY with a few unused
+    /// properties) and compressed formats are far smaller.
+    public static let inputBytesPerDecodedByte = 4
+
+    /// The input cap in force: `maxInputBytes`, or 4 × the larger of `maxDecodedBytes` and the
+    /// service ceiling (3 GiB by default). A lower `maxDecodedBytes` does not lower it: such
+    /// files are still read, so their header can be reported with the figures that refuse them.
+    public var inputByteLimit: Int {
+        maxInputBytes ?? (CheckedSize.mul(max(maxDecodedBytes, Self.serviceCeilingBytes), Self.inputBytesPerDecodedByte) ?? Int.max)
+    }
 
     public init(maxDecodedBytes: Int = DecodeLimits.serviceCeilingBytes, maxShDegree: Int? = nil, strict: Bool = false) {
         self.maxDecodedBytes = maxDecodedBytes

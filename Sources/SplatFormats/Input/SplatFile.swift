@@ -13,7 +13,7 @@ public enum SplatFile {
         if let meta = sogMetaPath(path) {
             return try SOGDecoder.readHeader(.directory(metaPath: meta), limits: limits)
         }
-        let input = try InputBytes(path: path)
+        let input = try InputBytes(path: path, limits: limits)
         return try readHeader(input, format: format, limits: limits)
     }
 
@@ -23,7 +23,7 @@ public enum SplatFile {
         if let meta = sogMetaPath(path) {
             return try finish(SOGDecoder.decode(.directory(metaPath: meta), limits: limits), limits: limits, name: path)
         }
-        let input = try InputBytes(path: path)
+        let input = try InputBytes(path: path, limits: limits)
         return try decode(input, format: format, limits: limits)
     }
 
