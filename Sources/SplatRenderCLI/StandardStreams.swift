@@ -1,5 +1,6 @@
 import Foundation
 import SplatCore
+import SplatService
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SplatRender
 import SplatCore
 import SplatFormats
 import SplatImage
@@ -57,8 +58,8 @@ import TestSupport
         // fruit (1,114,156 bytes declared) fits; biker (8.5 MB) and the SOG logo (17 MB) do not.
         load.limits.maxDecodedBytes = 2_000_000
         let options = BatchOptions(outputDirectory: out.path, jobs: 2, load: load,
-                                   view: ViewOptions(width: 32, height: 24, maxShDegree: 0), orbit: OrbitOptions(frames: 3),
-                                   writeFrames: true, sheet: SheetPlan(views: 3), animation: AnimationSettings())
+                                   view: ViewRequest(settings: RenderSettings(width: 32, height: 24, maxShDegree: 0)), orbit: OrbitOptions(frames: 3),
+                                   writeFrames: true, sheet: SheetPlan(views: 3), animation: AnimatedWebPWriter.Options())
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         let log = try JSONLinesLog(path: reportPath)
         let inputs = BatchInput.expand([dir.appendingPathComponent("in").path])
@@ -127,18 +128,18 @@ import TestSupport
             paths.append(path)
         }
         let inputs = BatchInput.expand(paths)
-        let declared = try SceneLoader.readHeader(.path(paths[0])).declaredDecodedBytes() ?? 0
+        let declared = SceneAdmission.verdict(for: try SceneLoader.readHeader(.path(paths[0])), limits: DecodeLimits()).declaredDecodedBytes ?? 0
         #expect(declared > 0)
         // Room for one input at a time although three jobs are allowed.
         var narrow = BatchOptions(outputDirectory: dir.appendingPathComponent("a").path, jobs: 3,
-                                  view: ViewOptions(width: 8, height: 8))
+                                  view: ViewRequest(settings: RenderSettings(width: 8, height: 8)))
         narrow.memoryBudget = declared * 3 / 2
         let one = BatchRunner(options: narrow).run(inputs)
         #expect(one.succeeded == 3)
         #expect(one.peakRunning == 1 && one.peakRunningBytes == declared)
         // One job at a time whatever the budget.
         var serial = BatchOptions(outputDirectory: dir.appendingPathComponent("b").path, jobs: 1,
-                                  view: ViewOptions(width: 8, height: 8))
+                                  view: ViewRequest(settings: RenderSettings(width: 8, height: 8)))
         serial.memoryBudget = declared * 10
         let two = BatchRunner(options: serial).run(inputs)
         #expect(two.succeeded == 3 && two.peakRunning == 1)

@@ -29,25 +29,31 @@ public final class CancellationToken: Sendable {
     public let deadline: ContinuousClock.Instant?
     /// The deadline's length as given, for messages.
     public let budget: Duration?
+    /// A wider scope this token also stops with (a batch's or a server's token for signals and
+    /// draining, above each job's own deadline).
+    public let parent: CancellationToken?
 
     /// A token with no deadline.
     public init() {
         deadline = nil
         budget = nil
+        parent = nil
     }
 
-    /// A token that expires `budget` after `start` (nil: never).
-    public init(budget: Duration?, start: ContinuousClock.Instant = .now) {
+    /// A token that expires `budget` after `start` (nil: never) or when `parent` is cancelled.
+    public init(budget: Duration?, start: ContinuousClock.Instant = .now, parent: CancellationToken? = nil) {
         self.budget = budget
         deadline = budget.map { start + $0 }
+        self.parent = parent
     }
 
-    /// A token that expires `seconds` after `start`; nil, negative or non-finite never expire.
-    public convenience init(seconds: Double?, start: ContinuousClock.Instant = .now) {
+    /// A token that expires `seconds` after `start` (nil, negative or non-finite: never) or when
+    /// `parent` is cancelled.
+    public convenience init(seconds: Double?, start: ContinuousClock.Instant = .now, parent: CancellationToken? = nil) {
         if let seconds, seconds.isFinite, seconds >= 0 {
-            self.init(budget: .nanoseconds(Int64(min(seconds, 1e9) * 1e9)), start: start)
+            self.init(budget: .nanoseconds(Int64(min(seconds, 1e9) * 1e9)), start: start, parent: parent)
         } else {
-            self.init(budget: nil, start: start)
+            self.init(budget: nil, start: start, parent: parent)
         }
     }
 
@@ -61,6 +67,10 @@ public final class CancellationToken: Sendable {
     public var reason: Reason? {
         let raw = state.load(ordering: .relaxed)
         if raw != 0 { return Reason(rawValue: raw) }
+        if let inherited = parent?.reason {
+            cancel(inherited)
+            return Reason(rawValue: state.load(ordering: .relaxed))
+        }
         if let deadline, ContinuousClock.now >= deadline {
             cancel(.deadline)
             return Reason(rawValue: state.load(ordering: .relaxed))

@@ -49,25 +49,25 @@ public struct DecodeLimits: Sendable, Equatable {
     /// Decoded size of `count` splats at `degree`, in checked 64-bit arithmetic.
     /// Returns nil on overflow (which callers report as `too_large`).
     public static func decodedBytes(count: Int, degree: Int) -> Int? {
-        let (bytes, overflow) = count.multipliedReportingOverflow(by: SplatScene.bytesPerSplat(degree: degree))
-        return overflow ? nil : bytes
+        CheckedSize.mul(count, SplatScene.bytesPerSplat(degree: degree))
+    }
+
+    /// The one computation of a scene's declared decoded size against these limits and the
+    /// service ceiling: every decoder's allocation guard and every admission decision use it.
+    public func sizeVerdict(count: Int, fileDegree: Int) -> SceneSizeVerdict {
+        let kept = keptDegree(fileDegree)
+        return SceneSizeVerdict(count: count, fileDegree: fileDegree, keptDegree: kept,
+                                declaredDecodedBytes: Self.decodedBytes(count: count, degree: kept),
+                                maxDecodedBytes: maxDecodedBytes, maxSplats: maxSplats)
     }
 
     /// Checks the declared scene size against the ceiling before any allocation and returns
-    /// the kept degree. Throws `too_large` naming the declared size and the limit.
+    /// the kept degree. Throws `implausible_count` or `too_large` naming the figures.
     @discardableResult
     public func checkScene(count: Int, fileDegree: Int, file: String? = nil) throws(SplatError) -> Int {
-        let kept = keptDegree(fileDegree)
-        guard count <= maxSplats else {
-            throw SplatError(.implausibleCount, "\(count) splats exceeds the limit of \(maxSplats)", file: file, field: "count")
-        }
-        guard let bytes = DecodeLimits.decodedBytes(count: count, degree: kept) else {
-            throw SplatError(.tooLarge, "\(count) splats at SH degree \(kept) overflow a 64-bit size", file: file, field: "count")
-        }
-        guard bytes <= maxDecodedBytes else {
-            throw SplatError(.tooLarge, "decoded scene would take \(bytes) bytes (\(count) splats at SH degree \(kept)); the limit is \(maxDecodedBytes)", file: file, field: "count")
-        }
-        return kept
+        let verdict = sizeVerdict(count: count, fileDegree: fileDegree)
+        if let refusal = verdict.refusal(file: file) { throw refusal }
+        return verdict.keptDegree
     }
 
     /// Checks an intermediate buffer (inflated payload, zip entry, decoded image) against the ceiling.
@@ -75,33 +75,5 @@ public struct DecodeLimits: Sendable, Equatable {
         guard bytes >= 0, bytes <= maxDecodedBytes else {
             throw SplatError(.tooLarge, "\(what) would take \(bytes) bytes; the limit is \(maxDecodedBytes)", file: file)
         }
-    }
-
-    /// Whether a scene of this size fits the 768 MiB service ceiling, whatever limit the caller set.
-    public static func fitsServiceCeiling(count: Int, degree: Int) -> Bool {
-        guard let bytes = decodedBytes(count: count, degree: degree) else { return false }
-        return bytes <= serviceCeilingBytes
-    }
-}
-
-/// Overflow-checked arithmetic for size computations on untrusted numbers.
-public enum CheckedSize {
-    /// a × b, or nil on overflow or a negative operand.
-    @inlinable public static func mul(_ a: Int, _ b: Int) -> Int? {
-        guard a >= 0, b >= 0 else { return nil }
-        let (r, o) = a.multipliedReportingOverflow(by: b)
-        return o ? nil : r
-    }
-
-    /// a + b, or nil on overflow or a negative operand.
-    @inlinable public static func add(_ a: Int, _ b: Int) -> Int? {
-        guard a >= 0, b >= 0 else { return nil }
-        let (r, o) = a.addingReportingOverflow(b)
-        return o ? nil : r
-    }
-
-    /// A u64 from a file as Int, or nil when it does not fit (values ≥ 2^63).
-    @inlinable public static func int(_ v: UInt64) -> Int? {
-        v <= UInt64(Int.max) ? Int(v) : nil
     }
 }

@@ -12,7 +12,7 @@ public enum SplatFormat: String, Sendable, Codable, CaseIterable {
 }
 
 /// What a file's header says, read without decoding the body where the format allows.
-/// `info` prints this; batch mode uses `declaredDecodedBytes` to schedule jobs under the ceiling.
+/// `info` prints this; jobs are admitted from it before anything is decoded.
 public struct SceneHeader: Sendable, Equatable {
     public var format: SplatFormat
     /// Format version (SPZ 1–4, SOG 1–2), nil where the format has none.
@@ -43,24 +43,7 @@ public struct SceneHeader: Sendable, Equatable {
         self.details = details
     }
 
-    /// Decoded size at the degree `limits` would keep, in checked arithmetic (nil on overflow).
-    public func declaredDecodedBytes(limits: DecodeLimits = DecodeLimits()) -> Int? {
-        DecodeLimits.decodedBytes(count: count, degree: limits.keptDegree(shDegree))
-    }
-
-    /// Whether the decoded scene fits the 768 MiB service ceiling, whatever limit the caller set.
-    public func fitsServiceCeiling(limits: DecodeLimits = DecodeLimits()) -> Bool {
-        DecodeLimits.fitsServiceCeiling(count: count, degree: limits.keptDegree(shDegree))
-    }
-}
-
-/// A decoded scene with the header facts it came from.
-public struct DecodedScene: Sendable {
-    public let scene: SplatScene
-    public let header: SceneHeader
-
-    public init(scene: SplatScene, header: SceneHeader) {
-        self.scene = scene
-        self.header = header
-    }
+    /// The frame facts the header states (a decoded scene may add a declaration the header
+    /// could not see, e.g. legacy SPZ extensions after the data).
+    public var frameFacts: FrameFacts { FrameFacts(declared: declaredFrame, conventional: conventionalFrame) }
 }

@@ -1,9 +1,14 @@
 import Foundation
 import SplatCore
 import SplatFormats
+import SplatImage
 
 /// What a batch makes of each input, and how many inputs may run at once.
 public struct BatchOptions: Sendable {
+    /// Inputs in flight unless told otherwise: one, so a batch never needs more memory than
+    /// its largest input unless asked.
+    public static let defaultJobs = 1
+
     /// Outputs go here: `<stem>.png`, `<stem>/frame_NNN.png`, `<stem>.sheet.png`, `<stem>.webp`.
     public var outputDirectory: String
     /// Most inputs in flight at once.
@@ -14,7 +19,7 @@ public struct BatchOptions: Sendable {
     /// per-file limit.
     public var memoryBudget: Int
     public var load: LoadOptions
-    public var view: ViewOptions
+    public var view: ViewRequest
     public var orbit: OrbitOptions
     /// Write `<stem>.png`, the automatic view (default true).
     public var writeImage: Bool
@@ -23,12 +28,12 @@ public struct BatchOptions: Sendable {
     /// Write `<stem>.sheet.png`.
     public var sheet: SheetPlan?
     /// Write `<stem>.webp`, an animation of the orbit's frames.
-    public var animation: AnimationSettings?
+    public var animation: AnimatedWebPWriter.Options?
     public var timeoutSeconds: Double?
 
-    public init(outputDirectory: String, jobs: Int = 1, memoryBudget: Int? = nil, load: LoadOptions = LoadOptions(),
-                view: ViewOptions = ViewOptions(), orbit: OrbitOptions = OrbitOptions(), writeImage: Bool = true,
-                writeFrames: Bool = false, sheet: SheetPlan? = nil, animation: AnimationSettings? = nil,
+    public init(outputDirectory: String, jobs: Int = BatchOptions.defaultJobs, memoryBudget: Int? = nil, load: LoadOptions = LoadOptions(),
+                view: ViewRequest = ViewRequest(), orbit: OrbitOptions = OrbitOptions(), writeImage: Bool = true,
+                writeFrames: Bool = false, sheet: SheetPlan? = nil, animation: AnimatedWebPWriter.Options? = nil,
                 timeoutSeconds: Double? = nil) {
         self.outputDirectory = outputDirectory
         self.jobs = jobs
@@ -50,7 +55,7 @@ public struct BatchOptions: Sendable {
                            image: writeImage ? .file(base + ".png") : nil,
                            framesDirectory: writeFrames ? base : nil,
                            sheet: sheet.map { SheetOutput(path: base + ".sheet.png", plan: $0) },
-                           animation: animation.map { AnimationOutput(path: base + ".webp", settings: $0) },
+                           animation: animation.map { AnimationOutput(path: base + ".webp", options: $0) },
                            timeoutSeconds: timeoutSeconds)
         job.index = index
         return job
@@ -120,24 +125,22 @@ public struct BatchRunner: Sendable {
                 header = try report.time(.readHeader) { () throws(SplatError) in
                     try SceneLoader.readHeader(.path(input.path), format: options.load.format, limits: limits)
                 }
-                report.header = header
-                report.verdict = CeilingVerdict(header: header, limits: limits)
-                report.decision = header.frameDecision(explicit: options.load.sourceFrame, flip: options.load.flip,
-                                                       renderFrame: options.load.renderFrame)
-                report.note(header.warnings)
-                try limits.checkScene(count: header.count, fileDegree: header.shDegree, file: input.path)
             } catch {
                 report.failed(error, at: .input)
                 state.complete(report)
                 continue
             }
-            // checkScene passed, so the size is known and within the per-file limit.
-            let declared = header.declaredDecodedBytes(limits: limits) ?? limits.maxDecodedBytes
-            state.acquire(bytes: declared, jobs: jobs, budget: options.memoryBudget)
-
             var job = options.job(for: input, index: index)
             job.header = header
             job.headerMilliseconds = report.timings[.readHeader] ?? 0
+            let verdict = SceneAdmission.verdict(for: header, limits: limits)
+            if verdict.refusal(file: input.path) != nil {
+                // The job reports the refusal itself from the header it is handed, without decoding.
+                state.complete(job.run(progress: progress).report)
+                continue
+            }
+            let declared = verdict.declaredDecodedBytes ?? limits.maxDecodedBytes
+            state.acquire(bytes: declared, jobs: jobs, budget: options.memoryBudget)
             let ready = job
             Thread.detachNewThread {
                 let outcome = ready.run(progress: progress)

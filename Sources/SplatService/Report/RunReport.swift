@@ -88,7 +88,7 @@ public struct RunReport: Sendable, Encodable {
     /// The process exit status this outcome maps to, when the caller (the CLI) sets one.
     public var exitCode: Int32?
     public var header: SceneHeader?
-    public var verdict: CeilingVerdict?
+    public var verdict: AdmissionVerdict?
     public var decodedCount: Int?
     public var decision: FrameDecision?
     public var camera: CameraRequest.Resolved?

@@ -1,24 +1,21 @@
 import SplatCore
 import SplatFormats
 
-/// Whether a scene's declared decoded size fits the 768 MiB service ceiling and the caller's
-/// `maxDecodedBytes`, computed from the header alone (the scene model's bytes per splat at the
-/// degree the limits would keep).
-public struct CeilingVerdict: Sendable, Equatable {
-    /// `count × bytesPerSplat(keptDegree)`, nil when that overflows 64 bits.
-    public var declaredDecodedBytes: Int?
-    public var keptDegree: Int
-    public var maxDecodedBytes: Int
-    public var fitsLimit: Bool
-    public var fitsServiceCeiling: Bool
+/// Whether a job may start, decided from its header before a byte of the body is decoded: the
+/// declared decoded size against the caller's limits and the 768 MiB service ceiling (with the
+/// figures, for reports). `SceneAdmission.verdict` is the one place it is made.
+public struct AdmissionVerdict: Sendable, Equatable {
+    public var size: SceneSizeVerdict
 
-    public init(header: SceneHeader, limits: DecodeLimits) {
-        keptDegree = limits.keptDegree(header.shDegree)
-        declaredDecodedBytes = header.declaredDecodedBytes(limits: limits)
-        maxDecodedBytes = limits.maxDecodedBytes
-        fitsLimit = declaredDecodedBytes.map { $0 <= limits.maxDecodedBytes } ?? false
-        fitsServiceCeiling = header.fitsServiceCeiling(limits: limits)
-    }
+    /// `count × bytesPerSplat(keptDegree)`, nil when that overflows 64 bits.
+    public var declaredDecodedBytes: Int? { size.declaredDecodedBytes }
+    public var keptDegree: Int { size.keptDegree }
+    public var maxDecodedBytes: Int { size.maxDecodedBytes }
+    public var fitsLimit: Bool { size.fitsLimit }
+    public var fitsServiceCeiling: Bool { size.fitsServiceCeiling }
+
+    /// The error that refuses the job, nil when it may start.
+    public func refusal(file: String?) -> SplatError? { size.refusal(file: file) }
 
     /// One line, e.g. "184 bytes (92 per splat at SH degree 1): fits the 768 MiB service ceiling".
     public var summary: String {
@@ -36,7 +33,7 @@ public struct CeilingVerdict: Sendable, Equatable {
     public var json: JSONValue {
         .object([
             ("declared_decoded_bytes", .optional(declaredDecodedBytes) { .int($0) }),
-            ("bytes_per_splat", .int(SplatScene.bytesPerSplat(degree: keptDegree))),
+            ("bytes_per_splat", .int(size.bytesPerSplat)),
             ("kept_sh_degree", .int(keptDegree)),
             ("service_ceiling_bytes", .int(DecodeLimits.serviceCeilingBytes)),
             ("fits_service_ceiling", .bool(fitsServiceCeiling)),
@@ -52,5 +49,13 @@ public struct CeilingVerdict: Sendable, Equatable {
             : bytes < 1 << 30 ? (Double(bytes) / 1_048_576, "MiB") : (Double(bytes) / 1_073_741_824, "GiB")
         let rounded = value >= 100 ? String(Int(value.rounded())) : String((value * 100).rounded() / 100)
         return "\(rounded) \(unit)"
+    }
+}
+
+/// Header admission: the one function every face and the batch ask.
+public enum SceneAdmission {
+    /// The verdict for a job whose input has `header`, decoded under `limits`.
+    public static func verdict(for header: SceneHeader, limits: DecodeLimits) -> AdmissionVerdict {
+        AdmissionVerdict(size: limits.sizeVerdict(count: header.count, fileDegree: header.shDegree))
     }
 }
