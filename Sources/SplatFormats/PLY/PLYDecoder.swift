@@ -114,11 +114,7 @@ public enum PLYDecoder {
         let shPer = scene.shFloatsPerSplat
         let shBase = scene.sh.baseAddress
         let n = scene.count
-        let chunks = (n + rowsPerChunk - 1) / rowsPerChunk
-        let tally = QuaternionNormalization.Tally(chunks: chunks)
-        let logScaleZ = scene.columnBase(.logScaleZ)
-        let alpha = scene.columnBase(.alpha)
-        let is2DGS = layout.is2DGS
+        let epilogue = ChunkEpilogue(scene: scene, layout: layout, rowsPerChunk: rowsPerChunk)
 
         copyOffsets.withUnsafeBufferPointer { offsets in
             copyTargets.withUnsafeBufferPointer { targets in
@@ -138,14 +134,12 @@ public enum PLYDecoder {
                             }
                             row += stride
                         }
-                        if is2DGS { (logScaleZ + range.lowerBound).update(repeating: -.infinity, count: range.count) }
-                        applySigmoid(alpha, range)
-                        tally.record(chunk, QuaternionNormalization.normalize(scene, range))
+                        epilogue.finish(chunk, range)
                     }
                 }
             }
         }
-        return tally.total
+        return epilogue.tally.total
     }
 
     // MARK: - Any binary layout
@@ -169,11 +163,7 @@ public enum PLYDecoder {
         let shPer = scene.shFloatsPerSplat
         let shBase = scene.sh.baseAddress
         let n = scene.count
-        let chunks = (n + rowsPerChunk - 1) / rowsPerChunk
-        let tally = QuaternionNormalization.Tally(chunks: chunks)
-        let logScaleZ = scene.columnBase(.logScaleZ)
-        let alpha = scene.columnBase(.alpha)
-        let is2DGS = layout.is2DGS
+        let epilogue = ChunkEpilogue(scene: scene, layout: layout, rowsPerChunk: rowsPerChunk)
 
         copySources.withUnsafeBufferPointer { sources in
             copyTargets.withUnsafeBufferPointer { targets in
@@ -193,14 +183,12 @@ public enum PLYDecoder {
                                 }
                             }
                         }
-                        if is2DGS { (logScaleZ + range.lowerBound).update(repeating: -.infinity, count: range.count) }
-                        applySigmoid(alpha, range)
-                        tally.record(chunk, QuaternionNormalization.normalize(scene, range))
+                        epilogue.finish(chunk, range)
                     }
                 }
             }
         }
-        return tally.total
+        return epilogue.tally.total
     }
 
     // MARK: - ASCII
@@ -279,5 +267,30 @@ public enum PLYDecoder {
         for i in range {
             alpha[i] = Float(1 / (1 + exp(-Double(alpha[i]))))
         }
+    }
+}
+
+/// What every binary row decoder does once a chunk's values are in place: the 2DGS third scale
+/// (−∞, it has no source), the opacity sigmoid and quaternion normalization, counted per chunk.
+private struct ChunkEpilogue {
+    let scene: SplatScene
+    let tally: QuaternionNormalization.Tally
+    let logScaleZ: UnsafeMutablePointer<Float>
+    let alpha: UnsafeMutablePointer<Float>
+    let is2DGS: Bool
+
+    init(scene: SplatScene, layout: PLYGaussianLayout, rowsPerChunk: Int) {
+        self.scene = scene
+        tally = QuaternionNormalization.Tally(chunks: (scene.count + rowsPerChunk - 1) / rowsPerChunk)
+        logScaleZ = scene.columnBase(.logScaleZ)
+        alpha = scene.columnBase(.alpha)
+        is2DGS = layout.is2DGS
+    }
+
+    @inline(__always)
+    func finish(_ chunk: Int, _ range: Range<Int>) {
+        if is2DGS { (logScaleZ + range.lowerBound).update(repeating: -.infinity, count: range.count) }
+        PLYDecoder.applySigmoid(alpha, range)
+        tally.record(chunk, QuaternionNormalization.normalize(scene, range))
     }
 }
