@@ -1,4 +1,7 @@
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Cooperative cancellation for one job: a deadline, an explicit `cancel` (a signal, a client
 /// that went away, a drained server) or both. Stages check it at their natural grain — per
@@ -114,4 +117,37 @@ public final class CancellationToken: Sendable {
         let value = Double(s) + Double(atto) / 1e18
         return String((value * 1000).rounded() / 1000)
     }
+
+    // MARK: The job's token on its thread
+
+    /// The token of the job running on this thread, if it bound one: how decoders and other
+    /// stages deep below a job find its deadline without every signature in between carrying it.
+    /// Bound only for the duration of `bind`; worker threads of `Parallel` do not see it (the
+    /// loop driver checks it between chunks on their behalf).
+    public static var current: CancellationToken? {
+        guard let raw = pthread_getspecific(currentKey) else { return nil }
+        return Unmanaged<CancellationToken>.fromOpaque(raw).takeUnretainedValue()
+    }
+
+    /// Runs `body` with this token as `current` on this thread.
+    public func bind<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        let previous = pthread_getspecific(currentKey)
+        pthread_setspecific(currentKey, Unmanaged.passUnretained(self).toOpaque())
+        defer { pthread_setspecific(currentKey, previous) }
+        return try withExtendedLifetime(self) { () throws(E) -> T in try body() }
+    }
+
+    /// `current?.check(point)`: throws when the job bound to this thread must stop.
+    @inline(__always)
+    public static func checkCurrent(_ point: @autoclosure () -> String) throws(SplatError) {
+        guard let token = current else { return }
+        try token.check(point())
+    }
 }
+
+/// The thread-specific slot of `CancellationToken.current`.
+private let currentKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key, nil)
+    return key
+}()

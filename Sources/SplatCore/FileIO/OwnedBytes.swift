@@ -66,7 +66,7 @@ extension FileIO {
         // Slices land in their own part of the buffer, so the result never depends on the thread
         // count; the error reported is that of the lowest failing slice.
         let slices = (status.size + slice - 1) / slice
-        _ = try Parallel.map(slices, threads: threads) { (k: Int) throws(SplatError) -> Bool in
+        _ = try Parallel.map(slices, threads: threads, cancellation: CancellationToken.current) { (k: Int) throws(SplatError) -> Bool in
             let start = k * slice
             try read(fd, into: buffer.base + start, count: min(slice, status.size - start), at: start, path: path)
             return true

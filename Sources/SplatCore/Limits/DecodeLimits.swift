@@ -14,6 +14,9 @@ public struct DecodeLimits: Sendable, Equatable {
     public var maxSplats: Int = Int(Int32.max)
     public var maxPlyHeaderBytes: Int = 1 << 20
     public var maxMetaJsonBytes: Int = 64 << 20
+    /// Most JSON values in a SOG `meta.json` (or a glTF JSON chunk): each costs ~64 bytes of
+    /// parsed objects, and real files hold a few thousand.
+    public var maxMetaJsonValues: Int = 1 << 20
     /// zstd window log ceiling (2^27).
     public var maxZstdWindowLog: Int = 27
     public var maxImageSide: Int = 16383

@@ -27,6 +27,10 @@ public struct SceneHeader: Sendable, Equatable {
     public var warnings: [String]
     /// Format-specific facts, e.g. "container": "ngsp-zstd", "ply_format": "ascii".
     public var details: [String: String]
+    /// Bytes the decoder holds at its peak besides the input and the decoded scene: packed
+    /// streams and payloads inflated aside, decoded images, a parsed `meta.json` — what a job's
+    /// memory estimate adds for the decode stage. An upper bound, from the header alone.
+    public var decodeScratchBytes: Int = 0
 
     public init(format: SplatFormat, version: Int? = nil, count: Int, shDegree: Int, model: SplatModel = .default,
                 declaredFrame: CoordinateSystem? = nil, conventionalFrame: CoordinateSystem,

@@ -71,6 +71,7 @@ public enum PLYDecoder {
                 zeros = decodeBinaryRows(base + offset, header: header, layout: layout, into: scene)
             }
         }
+        try CancellationToken.checkCurrent("while decoding PLY rows")
 
         scene.model = layout.model
         scene.conventionalFrame = .rdf
@@ -119,7 +120,7 @@ public enum PLYDecoder {
         copyOffsets.withUnsafeBufferPointer { offsets in
             copyTargets.withUnsafeBufferPointer { targets in
                 shOffsets.withUnsafeBufferPointer { shOff in
-                    Parallel.forEachChunk(count: n, chunkSize: rowsPerChunk) { chunk, range in
+                    Parallel.forEachChunk(count: n, chunkSize: rowsPerChunk, cancellation: CancellationToken.current) { chunk, range in
                         let ncols = offsets.count
                         var row = base + range.lowerBound * stride
                         for i in range {
@@ -168,7 +169,7 @@ public enum PLYDecoder {
         copySources.withUnsafeBufferPointer { sources in
             copyTargets.withUnsafeBufferPointer { targets in
                 shSources.withUnsafeBufferPointer { shSrc in
-                    Parallel.forEachChunk(count: n, chunkSize: rowsPerChunk) { chunk, range in
+                    Parallel.forEachChunk(count: n, chunkSize: rowsPerChunk, cancellation: CancellationToken.current) { chunk, range in
                         for i in range {
                             let row = base + i * stride
                             for c in 0..<sources.count {
@@ -229,7 +230,10 @@ public enum PLYDecoder {
         let shSources = shSourceIndices(layout, keptDim: scene.shCoefficientsPerChannel)
         let shPer = scene.shFloatsPerSplat
         let sh = scene.sh
+        let cancellation = CancellationToken.current
         for i in 0..<scene.count {
+            // Text parses at ~50 MB/s: check the deadline every 64 Ki rows.
+            if i & 0xFFFF == 0 { try cancellation?.check("while parsing ASCII PLY rows") }
             for p in 0..<props {
                 values[p] = try stream.nextNumber("element vertex row \(i) property \(vertex.properties[p].name)")
             }
@@ -240,7 +244,7 @@ public enum PLYDecoder {
         let n = scene.count
         let tally = QuaternionNormalization.Tally(chunks: (n + rowsPerChunk - 1) / rowsPerChunk)
         let alpha = scene.columnBase(.alpha)
-        Parallel.forEachChunk(count: n, chunkSize: rowsPerChunk) { chunk, range in
+        Parallel.forEachChunk(count: n, chunkSize: rowsPerChunk, cancellation: CancellationToken.current) { chunk, range in
             applySigmoid(alpha, range)
             tally.record(chunk, QuaternionNormalization.normalize(scene, range))
         }

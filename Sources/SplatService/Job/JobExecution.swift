@@ -28,7 +28,8 @@ final class JobExecution {
 
     func execute() -> JobOutcome {
         do throws(JobFailure) {
-            try perform()
+            // Bound to this thread, the token reaches the decoders and the renderer below.
+            try token.bind { () throws(JobFailure) in try perform() }
         } catch {
             report.failed(error.error, at: error.stage)
             if job.removeOutputsOnFailure { outputs.rollBack() }
@@ -43,9 +44,14 @@ final class JobExecution {
         do {
             return try body()
         } catch {
-            // A deadline or a signal is about the input as a whole: name it.
+            // Whatever a stage stopped mid-way threw, a passed deadline or a signal is the reason.
             let whole: Set<SplatErrorKind> = [.timeout, .interrupted, .cancelled]
-            throw JobFailure(error: whole.contains(error.kind) ? error.inFile(job.input.name) : error, stage: stage)
+            var cause = error
+            if !whole.contains(error.kind), let reason = token.reason {
+                cause = token.error(for: reason, at: "during \(stage.rawValue)")
+            }
+            // A deadline or a signal is about the input as a whole: name it.
+            throw JobFailure(error: whole.contains(cause.kind) ? cause.inFile(job.input.name) : cause, stage: stage)
         }
     }
 
@@ -77,7 +83,8 @@ final class JobExecution {
             }
         }
         report.header = header
-        let verdict = SceneAdmission.verdict(for: header, limits: limits)
+        let verdict = SceneAdmission.verdict(for: job, header: header, inputBytes: SceneAdmission.inputBytes(of: job.input),
+                                             memoryBudget: job.memoryBudget)
         report.verdict = verdict
         report.note(header.warnings)
         if let refusal = verdict.refusal(file: job.input.name) {

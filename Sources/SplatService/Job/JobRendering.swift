@@ -12,7 +12,11 @@ extension JobExecution {
             try step(.output) { () throws(SplatError) in try outputs.createDirectory(directory) }
         }
 
-        let renderer = report.time(.prepare) { Renderer(scene: scene, threads: settings.threads) }
+        let renderer = try step(.render) { () throws(SplatError) in
+            try report.time(.prepare) { () throws(SplatError) in
+                try Renderer(scene: scene, threads: settings.threads, cancellation: token)
+            }
+        }
         var summary = RunReport.RenderSummary()
         summary.antialiased = settings.antialiased ?? (scene.model == .antialiased)
         var animationFrames: [ImageBuffer?] = job.animation == nil ? [] : Array(repeating: nil, count: frameCount)

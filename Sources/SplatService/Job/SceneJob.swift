@@ -38,6 +38,9 @@ public struct SceneJob: Sendable {
     /// A wider scope the job also stops with: a batch's signal token, a server's drain or a
     /// client that went away.
     public var cancellation: CancellationToken?
+    /// The job is refused (`too_large`) when its estimated peak memory (`MemoryEstimate`) is
+    /// larger; nil for no budget.
+    public var memoryBudget: Int? = SceneAdmission.defaultMemoryBudgetBytes
     /// A header the caller already read and admitted (a batch reads them to schedule), with the
     /// time it took; the job then does not read it again.
     public var header: SceneHeader?
