@@ -466,10 +466,12 @@ struct SPZDecoderTests {
         #expect(v4.declaredFrame == .rdf && v4.conventionalFrame == .rub)
         #expect(v4.cameraHints == CameraHints(elevationMin: -0.25, elevationMax: 1, radiusMin: 2.5))
         #expect(v4.details == ["container": "ngsp-zstd", "fractional_bits": "12", "flags": "3", "num_streams": "6",
-                               "toc_byte_offset": "77", "extensions": "0xadbe0003,0xadbe0002,0x12340001"])
+                               "toc_byte_offset": "77", "extensions": "0xadbe0003,0xadbe0002,0x12340001",
+                               "antialiased": "true", "has_extensions": "true"])
         let legacy = try SPZTestFiles.readHeader(try SPZTestFiles.bytes(Fixtures.vector("sh2-v2.spz")))
         #expect(legacy.version == 2 && legacy.count == 3 && legacy.shDegree == 2 && legacy.model == .default)
-        #expect(legacy.details == ["container": "gzip", "fractional_bits": "12", "flags": "0"])
+        #expect(legacy.details == ["container": "gzip", "fractional_bits": "12", "flags": "0", "antialiased": "false",
+                                   "has_extensions": "false"])
         // A damaged stream body is not noticed by readHeader, only by decode.
         var damaged = try SPZTestFiles.bytes(Fixtures.vector("minimal-v4.spz"))
         damaged[damaged.count - 3] ^= 0xFF

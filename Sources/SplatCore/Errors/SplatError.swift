@@ -56,12 +56,34 @@ public struct SplatError: Error, Sendable, CustomStringConvertible, Equatable {
     }
 
     public var description: String {
-        var text = "\(kind.rawValue): \(message)"
+        var text = "\(kind.rawValue): \(Self.printable(message))"
         var location: [String] = []
-        if let file { location.append(file) }
+        if let file { location.append(Self.printable(file)) }
         if let field { location.append("field \(field)") }
         if let offset { location.append("offset \(offset)") }
         if !location.isEmpty { text += " (" + location.joined(separator: ", ") + ")" }
         return text
+    }
+
+    /// `text` with control characters (NUL, escape sequences, line breaks from a hostile file
+    /// name or header) shown as `\xNN`, so one error is one harmless line on a terminal or in a log.
+    public static func printable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                out += "\\x" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 2)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}
+
+extension String {
+    /// The string with leading zeros up to `width` characters.
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

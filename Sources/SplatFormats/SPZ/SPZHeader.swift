@@ -222,6 +222,8 @@ struct SPZHeader: Sendable {
             "container": container.rawValue,
             "fractional_bits": String(fractionalBits),
             "flags": String(flags),
+            "antialiased": antialiased ? "true" : "false",
+            "has_extensions": hasExtensions ? "true" : "false",
         ]
         if let tocByteOffset {
             details["num_streams"] = String(streams.count)

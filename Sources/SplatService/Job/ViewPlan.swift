@@ -27,6 +27,9 @@ struct CameraKey: Hashable {
 extension JobExecution {
     func planViews(scene: SplatScene, decision: FrameDecision) throws(JobFailure) -> [PlannedView] {
         let options = job.view
+        if let up = options.camera.up, !(up.x.isFinite && up.y.isFinite && up.z.isFinite) || up == .zero {
+            throw JobFailure(error: SplatError(.invalidArgument, "camera up \(up) has no direction", field: "camera-up"), stage: .render)
+        }
         let cameraGiven = options.camera.position != nil && options.camera.target != nil
         let framing: Framing? = job.needsOrbit || (job.image != nil && !cameraGiven)
             ? report.time(.framing) {

@@ -10,6 +10,8 @@ public enum OptionKind: Sendable, Equatable {
     case number(ClosedRange<Double>)
     /// Three finite numbers `x,y,z`.
     case vector3
+    /// Three finite numbers `x,y,z` that are not all zero (a direction, e.g. the camera's up).
+    case direction
     /// Three numbers `r,g,b`, each within 0…1.
     case colour
     /// `WxH`, each side within 1…16384.
@@ -35,7 +37,7 @@ public enum OptionKind: Sendable, Equatable {
         case .text: "PATH"
         case .integer: "N"
         case .number: "DEG"
-        case .vector3: "X,Y,Z"
+        case .vector3, .direction: "X,Y,Z"
         case .colour: "R,G,B"
         case .resolution: "WxH"
         case .frame: "FRAME"

@@ -69,7 +69,7 @@ public enum OptionTable {
                    "camera position in the render frame (RUB, after the frame conversion); default: the automatic three-quarter view"),
         OptionSpec(.cameraTarget, .vector3, for: [.render],
                    "point the camera looks at; default: the centre found by the automatic framing"),
-        OptionSpec(.cameraUp, .vector3, for: rendering,
+        OptionSpec(.cameraUp, .direction, for: rendering,
                    "camera up direction (also the orbit's axis); default: the automatic framing's up (+Y of the render frame)"),
         OptionSpec(.cameraFov, .number(1...179), default: OptionTable.text(Camera.defaultFovYDegrees), placeholder: "DEG", for: rendering,
                    "vertical field of view in degrees"),

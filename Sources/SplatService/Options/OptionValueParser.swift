@@ -30,6 +30,9 @@ public enum OptionValueParser {
         case .vector3:
             guard let v = triple(raw) else { throw bad("three numbers x,y,z, e.g. -1.5,0.2,3") }
             return .vector(v)
+        case .direction:
+            guard let v = triple(raw), v != .zero else { throw bad("three numbers x,y,z that are not all zero, e.g. 0,1,0") }
+            return .vector(v)
         case .colour:
             guard let v = triple(raw), (0...1).contains(v.x), (0...1).contains(v.y), (0...1).contains(v.z) else {
                 throw bad("three numbers r,g,b from 0 to 1, e.g. 1,1,1")

@@ -41,9 +41,14 @@ extension SceneHeader {
         }
     }
 
-    /// Format-specific facts, keys sorted.
+    /// Format-specific facts, keys sorted. Whole numbers and true/false are JSON numbers and
+    /// booleans (a consumer should not have to parse `"4"`); everything else stays a string.
     public var detailsJSON: JSONValue {
-        .object(details.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })
+        .object(details.sorted { $0.key < $1.key }.map { (key, value) in
+            if let number = Int(value) { return (key, .int(number)) }
+            if value == "true" || value == "false" { return (key, .bool(value == "true")) }
+            return (key, .string(value))
+        })
     }
 }
 
