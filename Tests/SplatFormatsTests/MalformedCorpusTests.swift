@@ -288,20 +288,6 @@ private enum MalformedBytes {
         return (entries, centralStart, end)
     }
 
-    /// SplitMix64: the same "random" offsets on every run and machine.
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { n <= 0 ? 0 : Int(next() % UInt64(n)) }
-        mutating func bytes(_ n: Int) -> [UInt8] { (0..<n).map { _ in UInt8(truncatingIfNeeded: next()) } }
-    }
-
     /// The extreme integers counts and sizes are set to.
     static let extremes: [UInt64] = [0, 1, 2, (1 << 31) - 1, (1 << 32) - 1, 1 << 63, UInt64.max]
 }
@@ -374,7 +360,7 @@ private enum MalformedInputs {
     /// `full` false (large files, large scenes) keeps the header mutations and drops the
     /// samples over the body, which would each decode the whole scene.
     static func mutations(of bytes: [UInt8], kind: SeedKind, seed: String, full: Bool) -> [Mutation] {
-        var rng = MalformedBytes.Generator(state: seed.hashValueStable)
+        var rng = SplitMix64(seed: seed.hashValueStable)
         var out: [Mutation]
         switch kind {
         case .spzV4: out = spzV4(bytes)
@@ -452,7 +438,7 @@ private enum MalformedInputs {
     }
 
     // Legacy SPZ (formats.md 2.2, 8.4): damage to the gzip layer and, re-gzipped, to the payload.
-    static func spzLegacy(_ b: [UInt8], full: Bool, rng: inout MalformedBytes.Generator) -> [Mutation] {
+    static func spzLegacy(_ b: [UInt8], full: Bool, rng: inout SplitMix64) -> [Mutation] {
         var out: [Mutation] = []
         for cut in Set([1, 2, 9, 10, 11, b.count - 8, b.count - 5, b.count - 4, b.count - 1]) where cut > 0 && cut < b.count {
             out.append(Mutation(label: "gzip cut at \(cut)", bytes: Array(b[0..<cut]), expect: .failure([.truncated, .corrupt, .badMagic])))
@@ -598,7 +584,7 @@ private enum MalformedInputs {
     }
 
     // Bundled SOG (formats.md 5.1, 8.4): cuts at zip records, lying directories, garbage images, counts.
-    static func sogZip(_ b: [UInt8], full: Bool, rng: inout MalformedBytes.Generator) -> [Mutation] {
+    static func sogZip(_ b: [UInt8], full: Bool, rng: inout SplitMix64) -> [Mutation] {
         guard let zip = MalformedBytes.zipEntries(b) else { return [] }
         var out: [Mutation] = []
         let zipKinds: Set<SplatErrorKind> = [.truncated, .corrupt, .unsupported, .tooLarge, .badMeta, .badTexture]
@@ -699,6 +685,12 @@ private enum MalformedInputs {
         out.append(Mutation(label: "one extra byte", bytes: b + [0], expect: .failure([.badSize])))
         return out
     }
+}
+
+private extension SplitMix64 {
+    /// The same "random" offsets on every run and machine.
+    mutating func below(_ n: Int) -> Int { n <= 0 ? 0 : Int(next() % UInt64(n)) }
+    mutating func bytes(_ n: Int) -> [UInt8] { (0..<n).map { _ in UInt8(truncatingIfNeeded: next()) } }
 }
 
 private extension String {

@@ -199,7 +199,7 @@ struct PLYDecoderTests {
     func propertiesByName() throws {
         let names = PLYTestFile.gaussianNames(dim: 3)
         var shuffled = names
-        var generator = PLYTestRandom(seed: 7)
+        var generator = SplitMix64(seed: 7)
         shuffled.shuffle(using: &generator)
         let ordered = try Self.decode(PLYTestFile(elements: [PLYTestFile.gaussianVertex(names: names, count: 9)]).bytes).scene
         let mixed = try Self.decode(PLYTestFile(elements: [PLYTestFile.gaussianVertex(names: shuffled + ["extra"], count: 9)]).bytes).scene
@@ -492,18 +492,5 @@ struct PLYDecoderTests {
 
         let empty = PLYTestFile(elements: [PLYTestFile.gaussianVertex(names: PLYTestFile.gaussianNames(dim: 0), count: 0)])
         #expect(thrownKind { () throws(SplatError) in try Self.decode(empty.bytes) } == .empty)
-    }
-}
-
-/// A small deterministic generator (SplitMix64) so shuffles and random scenes repeat.
-struct PLYTestRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
