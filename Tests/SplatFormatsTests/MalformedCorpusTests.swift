@@ -1,4 +1,3 @@
-import CDeflate
 import CZstd
 import Foundation
 import SplatCore
@@ -103,7 +102,7 @@ private func seedBytes(_ name: String) throws -> [UInt8] {
     for image in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() where image.hasSuffix(".webp") {
         entries.append((image, [UInt8](try Data(contentsOf: folder.appendingPathComponent(image)))))
     }
-    return MalformedBytes.storedZip(entries)
+    return TestZipWriter.stored(entries)
 }
 
 /// Cuts a valid file down to its first splats, keeping its exact layout.
@@ -124,7 +123,7 @@ private enum SeedShrinking {
     }
 
     static func spzLegacy(_ b: [UInt8]) -> [UInt8]? {
-        guard let payload = MalformedBytes.gunzip(b), payload.count >= 16 else { return nil }
+        guard let payload = TestGzip.gunzip(b, maxBytes: mutationLimits.maxDecodedBytes), payload.count >= 16 else { return nil }
         let version = MalformedBytes.u32(payload, 4), n = MalformedBytes.u32(payload, 8), degree = Int(payload[12])
         guard n > seedSplats, (1...3).contains(version), degree <= 4, n < 1 << 24 else { return nil }
         var out = MalformedBytes.setting(Array(payload[0..<16]), 8, UInt32(seedSplats))
@@ -134,7 +133,7 @@ private enum SeedShrinking {
             at += size
         }
         out += payload[at...]  // extension records and trailers stay
-        return MalformedBytes.gzip(out)
+        return TestGzip.gzip(out)
     }
 
     static func spzV4(_ b: [UInt8]) -> [UInt8]? {
@@ -211,52 +210,6 @@ private enum MalformedBytes {
         return nil
     }
 
-    /// gzip (libdeflate, level 6).
-    static func gzip(_ data: [UInt8]) -> [UInt8] {
-        let compressor = libdeflate_alloc_compressor(6)!
-        defer { libdeflate_free_compressor(compressor) }
-        var out = [UInt8](repeating: 0, count: libdeflate_gzip_compress_bound(compressor, data.count))
-        let n = data.withUnsafeBytes { src in
-            out.withUnsafeMutableBytes { libdeflate_gzip_compress(compressor, src.baseAddress, src.count, $0.baseAddress, $0.count) }
-        }
-        return Array(out[0..<n])
-    }
-
-    /// Inflates a trusted seed (its ISIZE gives the size).
-    static func gunzip(_ data: [UInt8]) -> [UInt8]? {
-        // A damaged seed's ISIZE is any number: trust it only within the test ceiling.
-        guard data.count >= 18, u32(data, data.count - 4) <= mutationLimits.maxDecodedBytes else { return nil }
-        var out = [UInt8](repeating: 0, count: u32(data, data.count - 4))
-        let decompressor = libdeflate_alloc_decompressor()!
-        defer { libdeflate_free_decompressor(decompressor) }
-        let status = data.withUnsafeBytes { src in
-            out.withUnsafeMutableBytes { libdeflate_gzip_decompress(decompressor, src.baseAddress, src.count, $0.baseAddress, $0.count, nil) }
-        }
-        return status == LIBDEFLATE_SUCCESS ? out : nil
-    }
-
-    static func crc32(_ data: [UInt8]) -> UInt32 {
-        data.withUnsafeBytes { UInt32(libdeflate_crc32(0, $0.baseAddress, $0.count)) }
-    }
-
-    /// A zip of stored entries with correct CRCs: central directory, end record, no descriptors.
-    static func storedZip(_ entries: [(String, [UInt8])]) -> [UInt8] {
-        var out: [UInt8] = [], central: [UInt8] = []
-        for (name, data) in entries {
-            let nameBytes = Array(name.utf8), crc = crc32(data), offset = UInt32(out.count)
-            let sizes = le(crc) + le(UInt32(data.count)) + le(UInt32(data.count)) + le(UInt16(nameBytes.count))
-            out += le(UInt32(0x0403_4B50)) + le(UInt16(20)) + le(UInt16(0)) + le(UInt16(0)) + le(UInt32(0))
-            out += sizes + le(UInt16(0)) + nameBytes + data
-            central += le(UInt32(0x0201_4B50)) + le(UInt16(20)) + le(UInt16(20)) + le(UInt16(0)) + le(UInt16(0)) + le(UInt32(0))
-            central += sizes + le(UInt16(0)) + le(UInt16(0)) + le(UInt16(0)) + le(UInt16(0)) + le(UInt32(0)) + le(offset) + nameBytes
-        }
-        let centralOffset = UInt32(out.count)
-        out += central
-        out += le(UInt32(0x0605_4B50)) + le(UInt16(0)) + le(UInt16(0)) + le(UInt16(entries.count)) + le(UInt16(entries.count))
-        out += le(UInt32(central.count)) + le(centralOffset) + le(UInt16(0))
-        return out
-    }
-
     /// The entries of a zip, read through its central directory (trusted seeds only).
     static func zipEntries(_ b: [UInt8]) -> (entries: [(name: String, data: [UInt8], central: Int, local: Int)], centralStart: Int, end: Int)? {
         guard b.count >= 22 else { return nil }
@@ -274,12 +227,7 @@ private enum MalformedBytes {
             let dataStart = local + 30 + u16(b, local + 26) + u16(b, local + 28)
             var data = Array(b[dataStart..<dataStart + csize])
             if method == 8 {
-                var inflated = [UInt8](repeating: 0, count: u32(b, at + 24))
-                let d = libdeflate_alloc_decompressor()!
-                _ = data.withUnsafeBytes { src in
-                    inflated.withUnsafeMutableBytes { libdeflate_deflate_decompress(d, src.baseAddress, src.count, $0.baseAddress, $0.count, nil) }
-                }
-                libdeflate_free_decompressor(d)
+                guard let inflated = TestGzip.inflate(data, size: u32(b, at + 24)) else { return nil }
                 data = inflated
             }
             entries.append((name, data, at, local))
@@ -443,7 +391,7 @@ private enum MalformedInputs {
         for cut in Set([1, 2, 9, 10, 11, b.count - 8, b.count - 5, b.count - 4, b.count - 1]) where cut > 0 && cut < b.count {
             out.append(Mutation(label: "gzip cut at \(cut)", bytes: Array(b[0..<cut]), expect: .failure([.truncated, .corrupt, .badMagic])))
         }
-        guard let payload = MalformedBytes.gunzip(b), payload.count >= 16 else { return out }
+        guard let payload = TestGzip.gunzip(b, maxBytes: mutationLimits.maxDecodedBytes), payload.count >= 16 else { return out }
         let isize = MalformedBytes.u32(b, b.count - 4)
         for v in [0, 1, isize + 1, Int(Int32.max), Int(UInt32.max)] where v != isize {
             out.append(Mutation(label: "ISIZE forged to \(v)", bytes: MalformedBytes.setting(b, b.count - 4, UInt32(truncatingIfNeeded: v)),
@@ -460,7 +408,7 @@ private enum MalformedInputs {
         for size in blocks { boundaries += [at, at + 1]; at += size }
         for cut in Set(boundaries) where cut < attributesEnd {
             let kinds: Set<SplatErrorKind> = cut < 4 ? [.truncated, .badMagic] : [.truncated]
-            out.append(Mutation(label: "payload cut at \(cut)", bytes: MalformedBytes.gzip(Array(payload[0..<cut])), expect: .failure(kinds)))
+            out.append(Mutation(label: "payload cut at \(cut)", bytes: TestGzip.gzip(Array(payload[0..<cut])), expect: .failure(kinds)))
         }
         let fields: [(String, Int, [UInt32], Set<SplatErrorKind>)] = [
             ("magic", 0, [0, 0x5053_474F], [.badMagic]),
@@ -474,30 +422,30 @@ private enum MalformedInputs {
             for v in values where UInt32(MalformedBytes.u32(payload, at)) != v {
                 // Fewer splats than the blocks hold is not an error: the rest reads as trailing bytes.
                 let expect: Mutation.Expectation = name == "count" && Int(v) < n ? .anyOutcome : .failure(kinds)
-                out.append(Mutation(label: "payload \(name) = \(v)", bytes: MalformedBytes.gzip(MalformedBytes.setting(payload, at, v)), expect: expect))
+                out.append(Mutation(label: "payload \(name) = \(v)", bytes: TestGzip.gzip(MalformedBytes.setting(payload, at, v)), expect: expect))
             }
         }
         for (name, at, values) in [("shDegree", 12, [5, 255]), ("fractionalBits", 13, [32, 255])] {
             for v in values {
-                out.append(Mutation(label: "payload \(name) = \(v)", bytes: MalformedBytes.gzip(MalformedBytes.setting(payload, at, UInt8(v))),
+                out.append(Mutation(label: "payload \(name) = \(v)", bytes: TestGzip.gzip(MalformedBytes.setting(payload, at, UInt8(v))),
                                     expect: .failure([.badHeader])))
             }
         }
         for i in 0..<(full ? 16 : 0) {
-            out.append(Mutation(label: "payload flip byte \(i)", bytes: MalformedBytes.gzip(MalformedBytes.flipping(payload, i, bit: i)), expect: .anyOutcome))
+            out.append(Mutation(label: "payload flip byte \(i)", bytes: TestGzip.gzip(MalformedBytes.flipping(payload, i, bit: i)), expect: .anyOutcome))
         }
         if full {
             for _ in 0..<8 {
                 let at = rng.below(payload.count)
-                out.append(Mutation(label: "payload flip byte \(at)", bytes: MalformedBytes.gzip(MalformedBytes.flipping(payload, at, bit: rng.below(8))),
+                out.append(Mutation(label: "payload flip byte \(at)", bytes: TestGzip.gzip(MalformedBytes.flipping(payload, at, bit: rng.below(8))),
                                     expect: .anyOutcome))
             }
         }
         // One splat more than the blocks hold: truncated, unless extension or trailing bytes
         // happen to supply the missing bytes.
-        out.append(Mutation(label: "payload count = \(n + 1)", bytes: MalformedBytes.gzip(MalformedBytes.setting(payload, 8, UInt32(n + 1))),
+        out.append(Mutation(label: "payload count = \(n + 1)", bytes: TestGzip.gzip(MalformedBytes.setting(payload, 8, UInt32(n + 1))),
                             expect: payload.count == attributesEnd ? .failure([.truncated]) : .anyOutcome))
-        out.append(Mutation(label: "header-only payload", bytes: MalformedBytes.gzip(Array(payload[0..<16])), expect: .failure([.truncated])))
+        out.append(Mutation(label: "header-only payload", bytes: TestGzip.gzip(Array(payload[0..<16])), expect: .failure([.truncated])))
         return out
     }
 
@@ -630,15 +578,15 @@ private enum MalformedInputs {
             for (label, replacement) in [("garbage", rng.bytes(64)), ("half", Array(entry.data.prefix(entry.data.count / 2))), ("RIFF garbage", riff)] {
                 var copy = entries
                 copy[i].1 = replacement
-                out.append(Mutation(label: "\(entry.name) replaced by \(label)", bytes: MalformedBytes.storedZip(copy),
+                out.append(Mutation(label: "\(entry.name) replaced by \(label)", bytes: TestZipWriter.stored(copy),
                                     expect: .failure([.corrupt, .unsupported, .badTexture])))
             }
         }
         if let m = entries.firstIndex(where: { $0.0 == "meta.json" }) {
             var copy = entries
             copy[m].1 = rng.bytes(64)
-            out.append(Mutation(label: "meta.json replaced by garbage", bytes: MalformedBytes.storedZip(copy), expect: .failure([.badMeta])))
-            out.append(Mutation(label: "meta.json only", bytes: MalformedBytes.storedZip([entries[m]]), expect: .failure([.truncated])))
+            out.append(Mutation(label: "meta.json replaced by garbage", bytes: TestZipWriter.stored(copy), expect: .failure([.badMeta])))
+            out.append(Mutation(label: "meta.json only", bytes: TestZipWriter.stored([entries[m]]), expect: .failure([.truncated])))
             out += sogCounts(entries, meta: m)
         }
         return out
@@ -665,7 +613,7 @@ private enum MalformedInputs {
             let text2 = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\"\(marker)\"", with: text)
             var copy = entries
             copy[m].1 = Array(text2.utf8)
-            out.append(Mutation(label: "meta count = \(text)", bytes: MalformedBytes.storedZip(copy),
+            out.append(Mutation(label: "meta count = \(text)", bytes: TestZipWriter.stored(copy),
                                 expect: kinds.map { .failure($0) } ?? .anyOutcome))
         }
         return out
@@ -866,9 +814,9 @@ struct HostileInputTests {
         #expect(growth < 64 << 20)
         // The same payload with a header claiming one splat passes the header check; then the
         // inflater's output cap must stop it (formats.md 2.2: at most max(1 MiB, P) past P).
-        guard let payload = MalformedBytes.gunzip(bomb) else { Issue.record("bomb does not inflate"); return }
+        guard let payload = TestGzip.gunzip(bomb, maxBytes: mutationLimits.maxDecodedBytes) else { Issue.record("bomb does not inflate"); return }
         #expect(payload.count == 16 + 220_000 * 19)
-        let lying = MalformedBytes.gzip(MalformedBytes.setting(payload, 8, UInt32(1)))
+        let lying = TestGzip.gzip(MalformedBytes.setting(payload, 8, UInt32(1)))
         let capped = decodeError(lying, name: "bomb.spz", limits: small)
         #expect(capped?.kind == .tooLarge, "\(String(describing: capped))")
         // Under the default ceiling the bomb is a valid scene of 220,000 zero splats.
@@ -1008,7 +956,7 @@ struct HostileInputTests {
     @Test("header-only files fail with the kind of their missing body")
     func headerOnly() throws {
         let v4 = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.vector("minimal-v4.spz"))))
-        let legacy = try #require(MalformedBytes.gunzip([UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.vector("minimal-v3.spz"))))))
+        let legacy = try #require(TestGzip.gunzip([UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.vector("minimal-v3.spz")))), maxBytes: mutationLimits.maxDecodedBytes))
         let compressed = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.vector("tiny-compressed.ply"))))
         let compressedHeader = try #require(PLYLayout(compressed)).headerEnd
         let sog = try #require(MalformedBytes.zipEntries([UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.vector("tiny.sog"))))))
@@ -1016,10 +964,10 @@ struct HostileInputTests {
         let cases: [(String, [UInt8], SplatErrorKind)] = [
             ("v4.spz", Array(v4[0..<32]), .badTOC),  // the TOC at 32 runs past the end
             ("v4.spz", Array(v4[0..<32 + 16 * Int(v4[15])]), .truncated),  // TOC present, streams missing
-            ("v3.spz", MalformedBytes.gzip(Array(legacy[0..<16])), .truncated),
+            ("v3.spz", TestGzip.gzip(Array(legacy[0..<16])), .truncated),
             ("3dgs.ply", gaussianPLYHeader(count: 4), .truncated),
             ("c.ply", Array(compressed[0..<compressedHeader]), .truncated),
-            ("meta-only.sog", MalformedBytes.storedZip([("meta.json", meta.data)]), .truncated),
+            ("meta-only.sog", TestZipWriter.stored([("meta.json", meta.data)]), .truncated),
             ("zero.splat", [], .empty),
         ]
         for (name, bytes, kind) in cases {

@@ -1,4 +1,3 @@
-import CDeflate
 import CZstd
 import Foundation
 import SplatCore
@@ -35,35 +34,6 @@ enum SPZTestFiles {
     }
 
     static func bytes(_ path: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) }
-
-    /// One gzip member (libdeflate, level 6).
-    static func gzip(_ data: [UInt8]) -> [UInt8] {
-        let compressor = libdeflate_alloc_compressor(6)!
-        defer { libdeflate_free_compressor(compressor) }
-        var out = [UInt8](repeating: 0, count: libdeflate_gzip_compress_bound(compressor, data.count))
-        let n = data.withUnsafeBytes { src in
-            out.withUnsafeMutableBytes { dst in
-                libdeflate_gzip_compress(compressor, src.baseAddress, src.count, dst.baseAddress, dst.count)
-            }
-        }
-        return Array(out[0..<n])
-    }
-
-    /// Inflates a whole gzip file whose trailer gives the size.
-    static func gunzip(_ data: [UInt8]) -> [UInt8] {
-        let n = data.count
-        let size = Int(data[n - 4]) | Int(data[n - 3]) << 8 | Int(data[n - 2]) << 16 | Int(data[n - 1]) << 24
-        var out = [UInt8](repeating: 0, count: size)
-        let decompressor = libdeflate_alloc_decompressor()!
-        defer { libdeflate_free_decompressor(decompressor) }
-        let status = data.withUnsafeBytes { src in
-            out.withUnsafeMutableBytes { dst in
-                libdeflate_gzip_decompress(decompressor, src.baseAddress, src.count, dst.baseAddress, dst.count, nil)
-            }
-        }
-        precondition(status == LIBDEFLATE_SUCCESS, "test fixture does not inflate")
-        return out
-    }
 
     /// One zstd frame; `contentSize: false` leaves the frame's content size out.
     static func zstd(_ data: [UInt8], contentSize: Bool = true) -> [UInt8] {
@@ -124,7 +94,10 @@ enum SPZTestFiles {
 
         init(path: String) throws {
             var data = try bytes(path)
-            if path.hasSuffix(".gz") { data = gunzip(data) }
+            if path.hasSuffix(".gz") {
+                guard let inflated = TestGzip.gunzip(data) else { throw SplatError(.corrupt, "reference decode does not inflate", file: path) }
+                data = inflated
+            }
             let marker = Array("end_header\n".utf8)
             guard let end = (0..<data.count - marker.count).first(where: { data[$0..<$0 + marker.count].elementsEqual(marker) }) else {
                 throw SplatError(.badHeader, "no end_header", file: path)
@@ -272,7 +245,7 @@ struct SPZDecoderTests {
         var payload = SPZTestFiles.u32(0x5053_474E) + SPZTestFiles.u32(3) + SPZTestFiles.u32(1) + [0, 12, 0, 0]
         payload += [UInt8](repeating: 0x80, count: 20)
         payload += [UInt8](repeating: 0, count: 3 << 20)
-        let file = SPZTestFiles.gzip(payload)
+        let file = TestGzip.gzip(payload)
         let limits = DecodeLimits(maxDecodedBytes: 2 << 20)
         // P = 36 bytes, so the cap is min(36 + 1 MiB, 2 MiB).
         #expect(GzipInflater.outputCap(payloadSize: 36, limits: limits) == 36 + (1 << 20))
@@ -282,7 +255,7 @@ struct SPZDecoderTests {
         // Under the default ceiling the cap is still max(1 MiB, P) past P: 3 MiB is too much.
         #expect(SPZTestFiles.decodeError(file)?.kind == .tooLarge)
         // One MiB of trailing zeros is within the slack and decodes with a warning.
-        let small = SPZTestFiles.gzip(Array(payload[0..<(36 + 1000)]))
+        let small = TestGzip.gzip(Array(payload[0..<(36 + 1000)]))
         let decoded = try SPZTestFiles.decode(small)
         #expect(decoded.scene.count == 1)
         #expect(decoded.scene.warnings.contains("1000 trailing bytes after attribute data ignored"))
@@ -311,7 +284,7 @@ struct SPZDecoderTests {
     @Test("a legacy payload short of its blocks is truncated")
     func shortPayload() throws {
         let payload = SPZTestFiles.u32(0x5053_474E) + SPZTestFiles.u32(2) + SPZTestFiles.u32(10) + [0, 12, 0, 0] + [UInt8](repeating: 7, count: 50)
-        let error = try #require(SPZTestFiles.decodeError(SPZTestFiles.gzip(payload)))
+        let error = try #require(SPZTestFiles.decodeError(TestGzip.gzip(payload)))
         #expect(error.kind == .truncated)
         #expect(error.message == "legacy payload 66 bytes, expected 206")
     }
@@ -319,7 +292,7 @@ struct SPZDecoderTests {
     @Test("legacy header fields are validated before inflating the rest")
     func legacyHeaderChecks() {
         func file(version: UInt32 = 3, count: UInt32 = 1, degree: UInt8 = 0, bits: UInt8 = 12, magic: UInt32 = 0x5053_474E) -> [UInt8] {
-            SPZTestFiles.gzip(SPZTestFiles.u32(magic) + SPZTestFiles.u32(version) + SPZTestFiles.u32(count) + [degree, bits, 0, 0])
+            TestGzip.gzip(SPZTestFiles.u32(magic) + SPZTestFiles.u32(version) + SPZTestFiles.u32(count) + [degree, bits, 0, 0])
         }
         #expect(SPZTestFiles.decodeError(file(magic: 0x1234_5678))?.kind == .badMagic)
         #expect(SPZTestFiles.decodeError(file(version: 5))?.kind == .unsupportedVersion)
@@ -335,15 +308,15 @@ struct SPZDecoderTests {
         #expect(SPZTestFiles.decodeError(file(count: 12, degree: 4), limits: limits)?.message
                 == "packed SPZ payload would take 1120 bytes; the limit is 1000")
         // Fewer than 16 inflated bytes.
-        #expect(SPZTestFiles.decodeError(SPZTestFiles.gzip([0x4E, 0x47, 0x53, 0x50, 3]))?.kind == .truncated)
+        #expect(SPZTestFiles.decodeError(TestGzip.gzip([0x4E, 0x47, 0x53, 0x50, 3]))?.kind == .truncated)
     }
 
     @Test("version 4 inside gzip decodes with the v3 layout and a warning")
     func gzipVersion4() throws {
         let v3 = try SPZTestFiles.bytes(Fixtures.vector("sh1-ext-v3.spz"))
-        var payload = SPZTestFiles.gunzip(v3)
+        var payload = try #require(TestGzip.gunzip(v3))
         payload[4] = 4
-        let decoded = try SPZTestFiles.decode(SPZTestFiles.gzip(payload))
+        let decoded = try SPZTestFiles.decode(TestGzip.gzip(payload))
         let entry = try #require(Self.vectorEntries["sh1-ext-v3.spz"])
         #expect(ExpectedSplats.mismatches(decoded.scene, expected: entry) == [])
         #expect(decoded.header.version == 4 && decoded.header.details["container"] == "gzip")
@@ -354,10 +327,10 @@ struct SPZDecoderTests {
     @Test("Spark's LoD flag is warned about and its trailer ignored")
     func sparkFlag() throws {
         let v3 = try SPZTestFiles.bytes(Fixtures.vector("clamp-quat-v3.spz"))
-        var payload = SPZTestFiles.gunzip(v3)
+        var payload = try #require(TestGzip.gunzip(v3))
         payload[14] = 0x80
         payload += [1, 0, 0, 0, 0, 0] // one u16 child count and one u32 child start
-        let decoded = try SPZTestFiles.decode(SPZTestFiles.gzip(payload))
+        let decoded = try SPZTestFiles.decode(TestGzip.gzip(payload))
         #expect(decoded.scene.alpha[0] == Float(200) / 255)
         #expect(decoded.scene.warnings == ["flag 0x80 (Spark LoD tree): the tree after the attributes is ignored and alpha decoded as usual"])
     }
