@@ -35,7 +35,7 @@ let package = Package(
                           dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatRender", "CZstd", "CDeflate", "CWebP"],
                           path: "Benchmarks", exclude: ["README.md"]),
 
-        .target(name: "TestSupport", dependencies: ["SplatCore"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["SplatCore", "CDeflate"], path: "Tests/TestSupport"),
         .testTarget(name: "SplatCoreTests", dependencies: ["SplatCore", "TestSupport"]),
         .testTarget(name: "SplatFormatsTests", dependencies: ["SplatFormats", "SplatCore", "TestSupport", "CZstd", "CDeflate", "CZlib"],
                     // Regression inputs are read from disk by path, not bundled.

@@ -17,7 +17,7 @@ struct CompressedPLYDecoderTests {
     /// A compressed PLY with `n` splats of random packed words, `colorBounds` choosing the 18-
     /// or 12-property chunk, and `shBytes` f_rest bytes per splat (0 for no sh element).
     static func synthetic(n: Int, colorBounds: Bool, shBytes: Int, seed: UInt64 = 1) -> PLYTestFile {
-        var rng = PLYTestRandom(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let chunks = (n + 255) / 256
         var chunkProps = CompressedPLYDecoder.boundNames
         if colorBounds { chunkProps += CompressedPLYDecoder.colorBoundNames }

@@ -8,7 +8,7 @@ import TestSupport
 struct PLYEncoderTests {
     /// A scene of `n` random splats at `degree`, with unit quaternions and a few edge values.
     static func randomScene(n: Int, degree: Int, model: SplatModel, seed: UInt64) -> SplatScene {
-        var rng = PLYTestRandom(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let scene = SplatScene(count: n, shDegree: degree)
         scene.model = model
         for c in SplatScene.Column.allCases {

@@ -13,7 +13,7 @@ import TestSupport
     @Test func robustBoxIgnoresFaintSplatsAndFloaters() {
         // 1000 opaque splats on a 2×2×2 cube around (5, 0, 0), 10 far floaters, 500 faint ones.
         var splats: [TestScenes.Splat] = []
-        var generator = SplitMix(seed: 9)
+        var generator = SplitMix64(seed: 9)
         func unit() -> Float { Float(generator.next() % 100_001) / 100_000 }
         for _ in 0..<1000 { splats.append(.init(position: SIMD3(4 + 2 * unit(), -1 + 2 * unit(), -1 + 2 * unit()), alpha: 0.9)) }
         for k in 0..<10 { splats.append(.init(position: SIMD3(1000 + Float(k), 0, 0), alpha: 0.9)) }
@@ -39,7 +39,7 @@ import TestSupport
     @Test(arguments: [(64, 64), (128, 64), (48, 96)])
     func distanceFitsEveryTurntableView(_ size: (Int, Int)) throws {
         var splats: [TestScenes.Splat] = []
-        var generator = SplitMix(seed: 4)
+        var generator = SplitMix64(seed: 4)
         func unit() -> Float { Float(generator.next() % 100_001) / 100_000 - 0.5 }
         for _ in 0..<4000 {
             splats.append(.init(position: SIMD3(3 + 0.5 * unit(), 1 + 2 * unit(), -2 + 0.3 * unit()),
@@ -73,7 +73,7 @@ import TestSupport
 
     @Test func broadSideNormalFacesTheDefaultView() throws {
         func slab(_ along: SIMD3<Float>, _ across: SIMD3<Float>, count: Int = 2000) -> SplatScene {
-            var generator = SplitMix(seed: 21)
+            var generator = SplitMix64(seed: 21)
             func unit() -> Float { Float(generator.next() % 100_001) / 100_000 - 0.5 }
             return TestScenes.scene((0..<count).map { _ in
                 TestScenes.Splat(position: SIMD3(1, 2, 3) + unit() * along + unit() * across, alpha: 0.8)
@@ -176,7 +176,7 @@ import TestSupport
         // the other splats is invisible to it, and repeated calls agree exactly.
         var splats: [TestScenes.Splat] = []
         splats.reserveCapacity(200_000)
-        var generator = SplitMix(seed: 3)
+        var generator = SplitMix64(seed: 3)
         func unit() -> Float { Float(generator.next() % 100_001) / 100_000 - 0.5 }
         for i in 0..<200_000 {
             let sampled = i % 4 == 0

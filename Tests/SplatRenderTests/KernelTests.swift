@@ -1,4 +1,5 @@
 import Foundation
+import SplatCore
 @testable import SplatRender
 import Testing
 
@@ -32,7 +33,7 @@ import Testing
 
     @Test(arguments: [0, 1, 7, 1000, 70_000, 200_003])
     func radixSortIsStableAndSorted(count: Int) {
-        var generator = SplitMix(seed: UInt64(count) + 1)
+        var generator = SplitMix64(seed: UInt64(count) + 1)
         // Few distinct keys in a narrow range (many ties), plus a few far outliers.
         let keys: [UInt32] = (0..<count).map { i in
             i % 997 == 5 ? UInt32.max - UInt32(i % 3) : 0x3F80_0000 + UInt32(generator.next() % 5000)
@@ -57,7 +58,7 @@ import Testing
         // Small sets take the sorting path, large ones the histogram refinement; both must equal
         // the brute-force interpolated quantile.
         for (count, seed) in [(5, 1), (300, 2), (50_000, 3)] as [(Int, UInt64)] {
-            var generator = SplitMix(seed: seed)
+            var generator = SplitMix64(seed: seed)
             var values = (0..<count).map { _ in Float(Double(generator.next() % 1_000_000) / 1000 - 500) }
             if count > 1000 { for i in 0..<40 { values[i] = 1e6 + Float(i) } } // far outliers
             let weights = (0..<count).map { _ in Float(generator.next() % 1000 + 1) / 1000 }
@@ -87,19 +88,6 @@ import Testing
             cumulative = next
         }
         return Double(values[order.last!])
-    }
-}
-
-/// A small deterministic generator for test data.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

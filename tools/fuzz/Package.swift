@@ -18,10 +18,10 @@ let package = Package(
     targets: [
         .target(name: "CLibFuzzer"),
         .target(name: "FuzzSupport",
-                dependencies: [.product(name: "SplatRenderKit", package: rootIdentity)]),
+                dependencies: ["CLibFuzzer", .product(name: "SplatRenderKit", package: rootIdentity)]),
     ] + entries.map { name in
         .executableTarget(name: name,
-                          dependencies: ["FuzzSupport", "CLibFuzzer", .product(name: "SplatRenderKit", package: rootIdentity)],
+                          dependencies: ["FuzzSupport", .product(name: "SplatRenderKit", package: rootIdentity)],
                           path: "Sources/\(name)")
     },
     swiftLanguageModes: [.v6]

@@ -1,22 +1,7 @@
-import CLibFuzzer
 import FuzzSupport
 import SplatFormats
 
 /// libFuzzer entry: antimatter15 .splat.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let bytes = UnsafeRawBufferPointer(start: data, count: size)
-    DecodeInvariants.run(Array(bytes), name: "fuzz.splat", format: .splat)
-    return 0
-}
-
-/// The executable's `main` (SwiftPM links `main` to `<module>_main`): libFuzzer's driver on `fuzz`.
-@_cdecl("splat_main")
-public func runLibFuzzer(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var argc = argc
-    var argv = argv
-    return LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-        guard let data else { return 0 }
-        return fuzz(data, size)
-    }
+@main enum DotSplatFuzz {
+    static func main() { FuzzEntry.run { DecodeInvariants.run(Array($0), name: "fuzz.splat", format: .splat) } }
 }
