@@ -93,6 +93,18 @@ extension RedisClient {
         return entries
     }
 
+    /// `XRANGE stream start end COUNT count`: entries in ID order, for reading results and
+    /// dead letters. Page with `start` = `(` + the last ID seen.
+    public func range(stream: String, from start: String = "-", to end: String = "+", count: Int,
+                      cancellation: CancellationToken = .none) throws(SplatError) -> [StreamEntry] {
+        let reply = try command(["XRANGE", stream, start, end, "COUNT", String(max(count, 1))], cancellation: cancellation)
+            .orThrow("XRANGE")
+        guard let list = reply.array else { throw RedisReply.malformed("XRANGE", reply) }
+        var entries: [StreamEntry] = []
+        for item in list { if let entry = try StreamEntry.parse(item) { entries.append(entry) } }
+        return entries
+    }
+
     /// `XADD stream [MAXLEN ~ n] * field value …`: appends an entry and returns its ID.
     /// `maxLength` trims the stream approximately (whole macro-nodes), which is cheap.
     @discardableResult

@@ -16,6 +16,7 @@ final class ChildProcess: @unchecked Sendable {
     let stdinFD: Int32
     private let lock = NSLock()
     private var exited = false
+    private var status: Int32?
     private var buffer: [UInt8] = []
 
     init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
@@ -61,11 +62,21 @@ final class ChildProcess: @unchecked Sendable {
     var isRunning: Bool {
         lock.lock(); defer { lock.unlock() }
         if exited { return false }
-        var status: Int32 = 0
-        let reaped = waitpid(pid, &status, WNOHANG)
+        var raw: Int32 = 0
+        let reaped = waitpid(pid, &raw, WNOHANG)
+        if reaped == pid { status = raw }
         // ECHILD: someone else reaped it (a SIGCHLD handler in the test runner).
         if reaped == pid || (reaped < 0 && errno == ECHILD) { exited = true }
         return !exited
+    }
+
+    /// The exit code once it exited normally; nil while running, when killed by a signal, or
+    /// when someone else reaped it.
+    var exitCode: Int32? {
+        guard !isRunning else { return nil }
+        lock.lock(); defer { lock.unlock() }
+        guard let status, status & 0x7f == 0 else { return nil }
+        return (status >> 8) & 0xff
     }
 
     /// Reads standard output until a line satisfying `match` appears, for up to `timeout`.
