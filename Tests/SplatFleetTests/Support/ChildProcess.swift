@@ -18,6 +18,7 @@ final class ChildProcess: @unchecked Sendable {
     private var exited = false
     private var status: Int32?
     private var buffer: [UInt8] = []
+    private var inputOpen = true
 
     init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
         var outPipe: [Int32] = [0, 0], inPipe: [Int32] = [0, 0]
@@ -121,10 +122,17 @@ final class ChildProcess: @unchecked Sendable {
         return !isRunning
     }
 
+    /// Closes the child's standard input (once; later calls do nothing).
+    func closeInput() {
+        lock.lock(); defer { lock.unlock() }
+        if inputOpen { close(stdinFD) }
+        inputOpen = false
+    }
+
     deinit {
         stop(timeout: .seconds(2))
         close(stdoutFD)
-        close(stdinFD)
+        closeInput()
     }
 }
 
