@@ -95,7 +95,9 @@ extension FleetTests {
             #expect(sawIO)
             try server.launch()
             // …and once the server is back the next one reconnects, keeping the saved data.
+            let back = ContinuousClock.now
             let reply = try redis.commandRetrying(["GET", "kept"], limit: .seconds(10))
+            print("reconnect: first reply \(ContinuousClock.now - back) after the restarted server answered PING")
             #expect(reply == .bulk(Array("1".utf8)))
             #expect(redis.stats.connects >= 2)
         }

@@ -185,6 +185,24 @@ extension FleetTests {
             #expect(worker.counters.leftOnStop == 1)
         }
 
+        @Test func aVanishedGroupIsCreatedAgain() throws {
+            let server = try RedisServerProcess.start()
+            defer { server.stop() }
+            let redis = server.client()
+            _ = try redis.addJobs(["before"])
+            let worker = RunningConsumer(testConfiguration(server, consumer: "w1")) { entry, _ in
+                .done(fields: [StreamField("id", entry["job"] ?? "?")])
+            }
+            defer { worker.stop() }
+            #expect(eventually { ((try? redis.all(TestKeys.results))?.count ?? 0) == 1 })
+            // A restart without persistence, or an operator's FLUSHALL.
+            _ = try redis.command(["FLUSHALL"])
+            #expect(eventually { (try? redis.command(["EXISTS", TestKeys.stream]))?.integer == 1 })
+            _ = try redis.addJobs(["after"])
+            #expect(eventually { (try? redis.all(TestKeys.results))?.first?["id"] == "after" })
+            #expect(worker.hasEnded == false)
+        }
+
         @Test func workersReconnectAfterARedisRestartAndFinishEverything() throws {
             let server = try RedisServerProcess.start()
             defer { server.stop() }
@@ -201,6 +219,11 @@ extension FleetTests {
             server.shutdownSaving()
             Thread.sleep(forTimeInterval: 0.3)
             try server.launch()
+            let up = ContinuousClock.now
+            // Read at once: the workers may already be writing again (that only shortens the figure).
+            let before = try redis.commandRetrying(["XLEN", TestKeys.results], limit: .seconds(10)).integer ?? 0
+            #expect(eventually(timeout: .seconds(30)) { ((try? redis.command(["XLEN", TestKeys.results]))?.integer ?? 0) > before })
+            print("redis restart: first new result \(ContinuousClock.now - up) after the server was back")
             #expect(eventually(timeout: .seconds(30)) {
                 Set((try? redis.all(TestKeys.results))?.compactMap { $0["id"] } ?? []) == Set(jobs)
             })
@@ -210,6 +233,39 @@ extension FleetTests {
             #expect(worker.consumer.connectionStats.drops >= 1)
             #expect(worker.counters.redisErrors >= 1)
             print("redis restart: all 30 jobs done \(recovered) after the shutdown (incl. 0.3 s down)")
+        }
+    }
+}
+
+extension FleetTests {
+    /// Figures, not assertions on speed: printed for the record (`swift test --filter Throughput`).
+    @Suite struct StreamConsumerThroughput {
+        @Test func trivialHandlerThroughput() throws {
+            let server = try RedisServerProcess.start()
+            defer { server.stop() }
+            let redis = server.client()
+            let count = 3000
+            for start in stride(from: 0, to: count, by: 500) {
+                // One pipelined MULTI would be faster; plain XADDs keep the setup obvious.
+                _ = try redis.addJobs((start..<min(start + 500, count)).map { "job-\($0)" })
+            }
+            for concurrency in [1, 4] {
+                let group = "bench-\(concurrency)"
+                var configuration = testConfiguration(server, consumer: "bench", concurrency: concurrency)
+                configuration.group = group
+                configuration.results = "{t}:results-\(concurrency)"
+                configuration.lease = .seconds(30)
+                let began = ContinuousClock.now
+                let worker = RunningConsumer(configuration) { _, _ in .done(fields: [StreamField("id", "x")]) }
+                let finished = eventually(timeout: .seconds(120)) {
+                    ((try? redis.command(["XLEN", configuration.results]))?.integer ?? 0) >= Int64(count)
+                }
+                let elapsed = ContinuousClock.now - began
+                #expect(finished)
+                #expect(worker.stop() == nil)
+                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                print("throughput: \(count) entries, concurrency \(concurrency): \(Int(Double(count) / seconds)) entries/s")
+            }
         }
     }
 }

@@ -25,6 +25,7 @@ public final class StreamConsumer: Sendable {
     public typealias AbandonedFields = @Sendable (StreamEntry) -> [StreamField]
 
     public let configuration: StreamConsumerConfiguration
+    /// What this consumer did so far; read `counters.snapshot` for metrics.
     public let counters = StreamConsumerCounters()
     let handler: Handler
     let abandonedFields: AbandonedFields
@@ -160,8 +161,9 @@ public final class StreamConsumer: Sendable {
     }
 
     /// Decides whether the loop goes on after `error`: yes for connection trouble (the client
-    /// paces reconnects) and for a group that vanished (a Redis restart without persistence
-    /// or a `FLUSHALL`: recreate it); no for a stop or any other error, which becomes fatal.
+    /// paces reconnects) and for a group that vanished (a Redis restart without persistence,
+    /// a `FLUSHALL`, a deleted stream: recreate it); no for a stop or any other error, which
+    /// becomes fatal.
     private func handle(_ error: SplatError, during what: String) -> Bool {
         if stopToken.isCancelled { return false }
         if error.kind == .io {
@@ -169,8 +171,9 @@ public final class StreamConsumer: Sendable {
             log("redis trouble while \(what), retrying: \(error.message)")
             return true
         }
-        // The error reply's code is the first word after the command name.
-        if error.message.contains(": NOGROUP ") {
+        // The error reply's code is the first word after the command name. UNBLOCKED is how a
+        // blocked read learns that its stream was deleted under it.
+        if ["NOGROUP", "UNBLOCKED"].contains(where: { error.message.contains(": \($0) ") }) {
             log("group \(configuration.group) is gone (redis lost its data?); creating it again")
             return prepareGroup()
         }

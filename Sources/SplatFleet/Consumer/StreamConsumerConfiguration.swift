@@ -4,16 +4,21 @@ import SplatCore
 /// Everything a `StreamConsumer` needs to know besides the handler. Defaults match
 /// `splatrender worker`'s documented defaults.
 public struct StreamConsumerConfiguration: Sendable {
+    /// The server (`--redis`).
     public var redis: RedisURL
+    /// Timeouts and reconnect backoff of both connections.
     public var redisOptions = RedisClient.Options()
     /// The stream jobs are read from. In Redis Cluster, give every key the same hash tag
     /// (`{splatrender}:jobs`, `{splatrender}:results`, …) so they live in one slot.
     public var stream = "splatrender:jobs"
+    /// The consumer group every worker of the fleet joins.
     public var group = "splatrender"
     /// This worker's name in the group; unique per process so a restarted worker does not
     /// inherit a dead one's entries by name (they are claimed after the lease instead).
     public var consumer = StreamConsumerConfiguration.defaultConsumerName()
+    /// Where one entry per finished job goes (`id`, `status`, `attempt`, `worker`, `entry`, `report`).
     public var results = "splatrender:results"
+    /// Where given-up jobs go: the job's fields plus `reason` and `error`.
     public var dead = "splatrender:dead"
     /// How long an entry may sit idle in another worker's hands before it is claimed. A live
     /// worker extends its entries every lease/3, so only a stopped or stalled worker loses them.
@@ -40,6 +45,7 @@ public struct StreamConsumerConfiguration: Sendable {
     /// After cancelling at the end of the grace, how long to wait for handlers to return.
     public var cancelWait: Duration = .seconds(5)
 
+    /// The documented defaults, reading from `redis`.
     public init(redis: RedisURL) {
         self.redis = redis
     }

@@ -12,9 +12,13 @@ import Synchronization
 public final class StreamConsumerCounters: Sendable {
     /// The totals at one moment.
     public struct Snapshot: Sendable, Equatable {
+        /// Results written, by `status`.
         public var jobsByStatus: [String: Int] = [:]
+        /// Handler runs (abandoned entries are not run).
         public var attempts = 0
+        /// Entries taken over with `XAUTOCLAIM`.
         public var claimed = 0
+        /// Dead letters written, by `reason`.
         public var deadByReason: [String: Int] = [:]
         /// Transient failures left pending for a later attempt.
         public var retriesPending = 0
@@ -25,17 +29,21 @@ public final class StreamConsumerCounters: Sendable {
         /// Redis command failures the consumer rode out (reconnects, busy servers).
         public var redisErrors = 0
 
+        /// All zero.
         public init() {}
 
         /// All results written, whatever their status.
         public var jobs: Int { jobsByStatus.values.reduce(0, +) }
+        /// All dead letters, whatever their reason.
         public var dead: Int { deadByReason.values.reduce(0, +) }
     }
 
     private let totals = Mutex(Snapshot())
 
+    /// Counters at zero.
     public init() {}
 
+    /// A consistent copy of every total.
     public var snapshot: Snapshot { totals.withLock { $0 } }
 
     func update(_ change: (inout Snapshot) -> Void) {

@@ -31,6 +31,7 @@ public enum StreamOutcome: Sendable {
 public struct StreamDelivery: Sendable {
     /// The entry's delivery count (1 for the first read; each claim adds one).
     public let attempt: Int
+    /// The configured `maxAttempts`.
     public let maxAttempts: Int
     /// Whether this worker took the entry over from another one (`XAUTOCLAIM`).
     public let claimed: Bool

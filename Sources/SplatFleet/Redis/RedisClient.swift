@@ -21,12 +21,16 @@ public final class RedisClient: Sendable {
         public var commandTimeout: Duration = .seconds(10)
         /// The first reconnect backoff; it doubles per failed attempt up to `backoffCap`.
         public var backoffBase: Duration = .milliseconds(100)
+        /// The longest wait between reconnect attempts.
         public var backoffCap: Duration = .seconds(5)
 
+        /// The defaults above.
         public init() {}
     }
 
+    /// The server this client talks to.
     public let url: RedisURL
+    /// Its timeouts and backoff.
     public let options: Options
     private let connection = Mutex(Connection())
 
@@ -59,6 +63,7 @@ public final class RedisClient: Sendable {
         self.options = options
     }
 
+    /// Connection events so far.
     public var stats: ConnectionStats { connection.withLock { $0.stats } }
 
     /// Opens the connection now if it is not open, so configuration errors show at start-up.

@@ -37,6 +37,7 @@ public enum RedisReply: Sendable, Equatable {
         }
     }
 
+    /// Whether this is the null reply.
     public var isNull: Bool { self == .null }
 
     /// The first word of an error reply (`BUSYGROUP`, `NOGROUP`, `WRONGPASS`, `LOADING`…).

@@ -8,15 +8,20 @@ import SplatService
 /// written in brackets (`redis://[::1]:6379`). TLS (`rediss://`) is refused: the hiredis build
 /// linked here has no TLS, and a silently plain connection would leak the password.
 public struct RedisURL: Sendable, Equatable, CustomStringConvertible {
+    /// Redis's port when the URL names none.
     public static let defaultPort = 6379
 
+    /// A host name or IP address (IPv6 without brackets).
     public var host: String
     public var port: Int
+    /// The ACL user; nil logs in as the default user.
     public var user: String?
+    /// Sent with `AUTH` after connecting; never printed.
     public var password: String?
     /// The logical database selected after connecting (`SELECT`); 0 is Redis's default.
     public var database: Int
 
+    /// A URL from its parts.
     public init(host: String, port: Int = RedisURL.defaultPort, user: String? = nil, password: String? = nil, database: Int = 0) {
         self.host = host
         self.port = port

@@ -6,6 +6,7 @@ public struct StreamField: Sendable, Equatable, CustomStringConvertible {
     public var name: String
     public var value: String
 
+    /// The field `name` = `value`.
     public init(_ name: String, _ value: String) {
         self.name = name
         self.value = value
@@ -16,9 +17,11 @@ public struct StreamField: Sendable, Equatable, CustomStringConvertible {
 
 /// One entry of a Redis stream: its ID (`1718000000000-0`) and its fields in order.
 public struct StreamEntry: Sendable, Equatable {
+    /// The stream ID Redis gave it (`<milliseconds>-<sequence>`).
     public var id: String
     public var fields: [StreamField]
 
+    /// An entry with `id` and `fields`.
     public init(id: String, fields: [StreamField]) {
         self.id = id
         self.fields = fields

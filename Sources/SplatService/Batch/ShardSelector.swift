@@ -13,6 +13,7 @@ import SplatCore
 public struct ShardSelector: Sendable, Equatable, CustomStringConvertible {
     /// 1-based shard number.
     public let index: Int
+    /// How many shards the batch is split into (N).
     public let count: Int
 
     /// Shard `index` (1…count) of `count` (1…65536).

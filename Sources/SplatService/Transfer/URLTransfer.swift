@@ -18,15 +18,19 @@ import SplatCore
 /// Messages name the URL without its query string, which often holds a signature.
 /// Each call opens its own connection: no pooling, so nothing is shared between threads.
 public struct URLTransfer: Sendable {
+    /// Limits of every transfer.
     public struct Configuration: Sendable, Equatable {
+        /// Limit on opening the connection (DNS, TCP and TLS).
         public var connectTimeout: Duration = .seconds(10)
         /// Limit on one whole transfer; a token's earlier deadline wins.
         public var totalTimeout: Duration = .seconds(120)
+        /// Redirects followed before giving up (`bad_job`).
         public var maxRedirects = 3
         /// Honour `http_proxy`/`https_proxy`/`no_proxy` from the environment (libcurl's default).
         public var useEnvironmentProxy = true
         public var userAgent = "splatrender"
 
+        /// The defaults above.
         public init() {}
     }
 
