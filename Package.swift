@@ -20,6 +20,11 @@ let package = Package(
                        providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebp",
                        providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CHiredis", path: "Sources/CHiredis", pkgConfig: "hiredis",
+                       providers: [.apt(["libhiredis-dev"])]),
+        // curl_easy_setopt is variadic: shim.h holds one typed wrapper per argument kind.
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
         // zlib's init functions are macros: a thin C wrapper makes them callable.
         .target(name: "CZlib", path: "Sources/CZlib", linkerSettings: [.linkedLibrary("z")]),
 
@@ -28,7 +33,9 @@ let package = Package(
         .target(name: "SplatImage", dependencies: ["SplatCore", "CPNG", "CWebP"]),
         .target(name: "SplatRender", dependencies: ["SplatCore"]),
         // Whole jobs over the stages: load + frame decision, turntables, sheets, previews, batch runs, reports.
-        .target(name: "SplatService", dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatRender"]),
+        .target(name: "SplatService", dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatRender", "CCurl"]),
+        // The Redis Streams worker face: consumer groups, leases, dead letters over hiredis.
+        .target(name: "SplatFleet", dependencies: ["SplatService", "SplatCore", "CHiredis"]),
         .target(name: "SplatRenderCLI", dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatService"]),
         .executableTarget(name: "splatrender", dependencies: ["SplatRenderCLI"]),
         .executableTarget(name: "Benchmarks",
@@ -43,6 +50,11 @@ let package = Package(
         .testTarget(name: "SplatImageTests", dependencies: ["SplatImage", "SplatCore", "TestSupport", "CWebP"]),
         .testTarget(name: "SplatRenderTests", dependencies: ["SplatRender", "SplatFormats", "SplatImage", "SplatCore", "TestSupport"]),
         .testTarget(name: "SplatServiceTests", dependencies: ["SplatService", "SplatRender", "SplatFormats", "SplatImage", "SplatCore", "TestSupport"]),
+        // A stream consumer in its own process, so tests can kill -9 a worker that holds a job.
+        .executableTarget(name: "FleetTestWorker", dependencies: ["SplatFleet", "SplatCore"], path: "Tests/FleetTestWorker"),
+        .testTarget(name: "SplatFleetTests", dependencies: ["SplatFleet", "SplatService", "SplatCore", "TestSupport", "FleetTestWorker"],
+                    // The HTTP test server is a Python script run by path, not bundled.
+                    exclude: ["Resources"]),
         .testTarget(name: "CLITests", dependencies: ["SplatRenderCLI", "SplatFormats", "SplatImage", "SplatCore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -63,7 +63,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         switch kind {
         case .tooLarge: .tooLarge
         case .io: .noInput
-        case .invalidArgument: .usage
+        case .invalidArgument, .badJob: .usage
         case .timeout: .timeout
         case .interrupted, .cancelled: .interrupted
         case .truncated, .badMagic, .unsupportedVersion, .badHeader, .badTOC, .corrupt, .implausibleCount, .empty,

@@ -26,6 +26,8 @@ public enum SplatErrorKind: String, Sendable, CaseIterable, Codable {
     case interrupted
     /// The caller withdrew the job (a client disconnected, a server stopped waiting for it).
     case cancelled
+    /// A job description that can never succeed as written (a refused URL scheme, a path outside its root).
+    case badJob = "bad_job"
 }
 
 /// One error shape for every stage: what went wrong, where, and what was expected.
