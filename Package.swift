@@ -20,6 +20,9 @@ let package = Package(
                        providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebp",
                        providers: [.apt(["libwebp-dev"])]),
+        // libmicrohttpd's start and info calls are variadic: shim.h forwards them (MHD_OPTION_ARRAY).
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+                       providers: [.apt(["libmicrohttpd-dev"])]),
         // zlib's init functions are macros: a thin C wrapper makes them callable.
         .target(name: "CZlib", path: "Sources/CZlib", linkerSettings: [.linkedLibrary("z")]),
 
@@ -29,6 +32,8 @@ let package = Package(
         .target(name: "SplatRender", dependencies: ["SplatCore"]),
         // Whole jobs over the stages: load + frame decision, turntables, sheets, previews, batch runs, reports.
         .target(name: "SplatService", dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatRender"]),
+        // The HTTP face (`splatrender serve`): libmicrohttpd does the I/O, Service runs the jobs.
+        .target(name: "SplatServe", dependencies: ["SplatService", "SplatCore", "CMicroHTTPD"]),
         .target(name: "SplatRenderCLI", dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatService"]),
         .executableTarget(name: "splatrender", dependencies: ["SplatRenderCLI"]),
         .executableTarget(name: "Benchmarks",
@@ -43,6 +48,7 @@ let package = Package(
         .testTarget(name: "SplatImageTests", dependencies: ["SplatImage", "SplatCore", "TestSupport", "CWebP"]),
         .testTarget(name: "SplatRenderTests", dependencies: ["SplatRender", "SplatFormats", "SplatImage", "SplatCore", "TestSupport"]),
         .testTarget(name: "SplatServiceTests", dependencies: ["SplatService", "SplatRender", "SplatFormats", "SplatImage", "SplatCore", "TestSupport"]),
+        .testTarget(name: "SplatServeTests", dependencies: ["SplatServe", "SplatService", "SplatCore"]),
         .testTarget(name: "CLITests", dependencies: ["SplatRenderCLI", "SplatFormats", "SplatImage", "SplatCore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
