@@ -30,7 +30,7 @@ final class ServerCore: Sendable {
         self.accessLog = accessLog
         self.settings = settings
         // Every job holds an admission place before it reaches the pool (see JobThreadPool).
-        pool = JobThreadPool(threads: admission.workers + admission.queueLimit, name: "splat-job")
+        pool = JobThreadPool(limit: admission.workers + admission.queueLimit, name: "splat-job")
         watcher = DisconnectWatcher()
     }
 
@@ -171,16 +171,24 @@ final class ServerCore: Sendable {
 
     // MARK: - Answers
 
-    /// Refuses before any of the body is read. With a body on its way the response goes out
-    /// now (libmicrohttpd then skips the body and closes the connection); without one it waits
-    /// for the end of the request, which keeps the connection open for the next.
+    /// Refuses before any of the body is read. Without a body the answer waits for the end of
+    /// the request, which keeps the connection open for the next one. A client that sent
+    /// `Expect: 100-continue` is answered through libmicrohttpd now, instead of the 100, and
+    /// never sends its body. Any other body is already on its way: the answer is written at
+    /// once as a mid-upload refusal, because libmicrohttpd's own early answer closes the
+    /// connection with the body unread, and the reset that close sends can destroy the answer
+    /// before the client reads it.
     func refuseAtHeaders(_ exchange: Exchange, _ response: HTTPResponse) -> MHD_Result {
         releaseJob(exchange)
-        guard exchange.request.hasBody else {
+        let request = exchange.request
+        guard request.hasBody else {
             exchange.phase = .discarding(pending: response)
             return .YES
         }
-        return queue(response, on: exchange)
+        if request.header("Expect")?.lowercased() == "100-continue" {
+            return queue(response, on: exchange)
+        }
+        return refuseMidUpload(exchange, response)
     }
 
     /// Refuses while the body arrives (see `EarlyResponseWriter` for why it bypasses

@@ -34,6 +34,17 @@ import Testing
         }
     }
 
+    @Test func aClientExpecting100ContinueSendsNoBodyAtAll() throws {
+        try TestServer.with(maxBody: 1 << 20) { t in
+            let file = try TestServer.bodyFile(4 << 20)
+            defer { try? FileManager.default.removeItem(at: file) }
+            let result = try t.curl.request("POST", "/test/echo", bodyFile: file, headers: ["Expect: 100-continue"])
+            #expect(result.status == 413)
+            #expect(result.errorKind == "body_too_large")
+            #expect(result.uploaded == 0, "curl sent \(result.uploaded) bytes")
+        }
+    }
+
     @Test func aChunkedBodyPastTheCapIsRefusedMidUpload() throws {
         try TestServer.with(maxBody: 1 << 20) { t in
             let file = try TestServer.bodyFile(16 << 20)
