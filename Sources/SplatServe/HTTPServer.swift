@@ -79,6 +79,9 @@ public final class HTTPServer: Sendable {
     /// Binds and starts serving. Throws `io` when the address cannot be bound (in use, not
     /// permitted) and `invalid_argument` for a host that is not a numeric address.
     public func start() throws(SplatError) {
+        guard daemon.withLock({ $0 == nil }), !stopped.load(ordering: .acquiring) else {
+            throw SplatError(.invalidArgument, "the server was already started")
+        }
         let options = MHDDaemon.Options(listen: configuration.listen, ioThreads: configuration.ioThreads,
                                         connectionLimit: configuration.connectionLimit,
                                         idleTimeoutSeconds: configuration.idleTimeoutSeconds,
@@ -132,10 +135,14 @@ public final class HTTPServer: Sendable {
             daemon = nil
         }
         core.watcher?.stop()
-        core.pool.shutdown()
+        core.pool.shutdown(timeout: Self.cancelledJobWait)
     }
 
-    /// How long `stop` waits for cancelled jobs' answers before answering for them.
+    /// The grace period `splatrender serve` gives in-flight requests on SIGTERM (`--grace`).
+    public static let defaultGrace: Duration = .seconds(20)
+
+    /// How long `stop` waits for cancelled jobs' answers before answering for them, and for
+    /// job threads to exit.
     static let cancelledJobWait: Duration = .seconds(1)
 
     private func waitForIdle(upTo limit: Duration) -> Bool {
