@@ -48,6 +48,16 @@ public final class AdmissionController: @unchecked Sendable {
         }
     }
 
+    /// Default workers (`--workers`): one per core, since each job's stages already use the
+    /// cores in parallel and more would only interleave them.
+    public static var defaultWorkers: Int { Parallel.processorCount }
+    /// Default queue (`--queue`): twice the workers, enough to keep every worker fed while the
+    /// next jobs upload, short enough that a queued job starts within a couple of job times.
+    public static func defaultQueueLimit(workers: Int) -> Int { 2 * max(1, workers) }
+    /// Default budget (`--memory-budget`): twice the 768 MiB service ceiling, so two
+    /// ceiling-sized jobs can run at once.
+    public static let defaultMemoryBudgetBytes = 2 * DecodeLimits.serviceCeilingBytes
+
     /// A controller; `workers` is at least 1, `queueLimit` and `memoryBudgetBytes` at least 0.
     public init(workers: Int, queueLimit: Int, memoryBudgetBytes: Int) {
         self.workers = max(1, workers)
