@@ -30,9 +30,8 @@ final class Exchange: @unchecked Sendable {
     enum Delivery {
         /// Not suspended yet (or never a job).
         case idle
-        /// Suspended; `watch` is the disconnect watcher's id for the socket, if watched, and
-        /// `token` the job's, for a drain that runs out of grace.
-        case running(watch: UInt64?, token: CancellationToken)
+        /// Suspended; `watch` is the disconnect watcher's id for the socket, if watched.
+        case running(watch: UInt64?)
         /// The response (and the job's queue wait, if it started) is ready for the I/O thread
         /// to queue after resumption.
         case delivered(HTTPResponse, queueWait: Duration?)
@@ -42,11 +41,12 @@ final class Exchange: @unchecked Sendable {
     /// The metrics' route label: the registered path or `unmatched`.
     let route: String
     let connection: MHDConnection
+    /// The request's deadline and cancellation, for its upload, queue wait and job alike.
+    let token: CancellationToken
 
     // I/O-thread state.
     var phase: Phase = .answered
     var handler: (any JobHandler)?
-    var token: CancellationToken?
     var waiter: AdmissionWaiter?
     var bytesIn = 0
     /// The response given to libmicrohttpd or written early, for the log and the metrics.
@@ -60,10 +60,11 @@ final class Exchange: @unchecked Sendable {
     /// Set by the disconnect watcher when the client hung up while the job ran.
     let clientGone = Atomic<Bool>(false)
 
-    init(request: HTTPRequest, route: String, connection: MHDConnection) {
+    init(request: HTTPRequest, route: String, connection: MHDConnection, token: CancellationToken) {
         self.request = request
         self.route = route
         self.connection = connection
+        self.token = token
     }
 
     /// What the one caller whose delivery won must do next: drop the socket's watch, then
@@ -76,17 +77,17 @@ final class Exchange: @unchecked Sendable {
     /// delivered (the later answer is dropped: a drain gave up on the job, or the reverse).
     func deliver(_ response: HTTPResponse, queueWait: Duration? = nil) -> Resumption? {
         delivery.withLock { state in
-            guard case .running(let watch, _) = state else { return nil }
+            guard case .running(let watch) = state else { return nil }
             state = .delivered(response, queueWait: queueWait)
             return Resumption(watch: watch)
         }
     }
 
-    /// The running job's token, for a drain that runs out of grace; nil when not running.
-    var runningToken: CancellationToken? {
+    /// Whether a job thread has the request.
+    var isRunning: Bool {
         delivery.withLock { state in
-            guard case .running(_, let token) = state else { return nil }
-            return token
+            guard case .running = state else { return false }
+            return true
         }
     }
 

@@ -114,7 +114,7 @@ public final class HTTPServer: Sendable {
     public func drain(grace: Duration) -> DrainOutcome {
         beginDrain()
         let finished = waitForIdle(upTo: grace)
-        let cancelled = finished ? 0 : core.cancelRunning().count
+        let cancelled = finished ? 0 : core.cancelAll()
         stop()
         return DrainOutcome(finishedInGrace: finished, cancelledJobs: cancelled)
     }
@@ -124,7 +124,7 @@ public final class HTTPServer: Sendable {
     public func stop() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         beginDrain()
-        _ = core.cancelRunning()
+        _ = core.cancelAll()
         // Cancelled jobs stop at their next check (milliseconds); give their answers a moment
         // to go out, then answer for any job that has not returned.
         _ = waitForIdle(upTo: Self.cancelledJobWait)

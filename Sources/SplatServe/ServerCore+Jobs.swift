@@ -22,7 +22,8 @@ extension ServerCore {
     /// The body is complete: take an admission place (unless the handler already did),
     /// suspend the connection and hand the job to a job thread.
     func startJob(_ exchange: Exchange) -> MHD_Result {
-        guard let handler = exchange.handler, let token = exchange.token else {
+        let token = exchange.token
+        guard let handler = exchange.handler else {
             return queue(.error(status: 500, kind: ServeErrorKind.internalError, message: "the job lost its handler"), on: exchange)
         }
         var estimate = 0
@@ -58,7 +59,7 @@ extension ServerCore {
         }
         let accepted = state.registry.withLock { registry in
             guard !registry.stopping else { return false }
-            exchange.delivery.withLock { $0 = .running(watch: watch, token: token) }
+            exchange.delivery.withLock { $0 = .running(watch: watch) }
             return true
         }
         guard accepted, pool.submit({ self.run(job, for: exchange) }) else {
@@ -107,13 +108,19 @@ extension ServerCore {
 
     // MARK: - Draining
 
-    /// Stops jobs from starting and cancels the running ones; returns them.
-    func cancelRunning() -> [Exchange] {
-        let running = state.registry.withLock { registry -> [Exchange] in
+    /// Stops jobs from starting and cancels every request's token: running jobs stop at their
+    /// next check, queued ones leave the queue, uploads are refused at their next piece (503).
+    /// Returns how many jobs were running.
+    func cancelAll() -> Int {
+        let all = state.registry.withLock { registry -> [Exchange] in
             registry.stopping = true
             return Array(registry.exchanges.values)
-        }.filter { $0.runningToken != nil }
-        for exchange in running { exchange.runningToken?.cancel(.cancelled) }
+        }
+        var running = 0
+        for exchange in all {
+            if exchange.isRunning { running += 1 }
+            exchange.token.cancel(.cancelled)
+        }
         return running
     }
 
@@ -132,7 +139,7 @@ extension ServerCore {
         context.pointee = nil
         let exchange = Unmanaged<Exchange>.fromOpaque(opaque).takeRetainedValue()
         let clean = code == .REQUEST_TERMINATED_COMPLETED_OK
-        if !clean { exchange.token?.cancel(.cancelled) }
+        if !clean { exchange.token.cancel(.cancelled) }
         releaseJob(exchange)
         state.registry.withLock { _ = $0.exchanges.removeValue(forKey: ObjectIdentifier(exchange)) }
         let reached = (clean && exchange.sent != nil && !exchange.clientGone.load(ordering: .relaxed)) || exchange.sentEarly

@@ -42,12 +42,11 @@ final class ServerCore: Sendable {
                 data: UnsafePointer<CChar>?, size: UnsafeMutablePointer<Int>,
                 context: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
         guard let opaque = context.pointee else {
-            let exchange = begin(MHDConnection(raw: raw), url: url, method: method)
-            context.pointee = Unmanaged.passRetained(exchange).toOpaque()
-            return start(exchange)
+            return begin(MHDConnection(raw: raw), url: url, method: method, context: context)
         }
         let exchange = Unmanaged<Exchange>.fromOpaque(opaque).takeUnretainedValue()
         if size.pointee > 0 {
+            guard let data else { return .NO }
             let chunk = UnsafeRawBufferPointer(start: data, count: size.pointee)
             size.pointee = 0
             return receive(chunk, exchange)
@@ -55,55 +54,71 @@ final class ServerCore: Sendable {
         return complete(exchange)
     }
 
-    /// Reads the request line and headers into an exchange and registers it.
-    private func begin(_ connection: MHDConnection, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?) -> Exchange {
+    /// What a request becomes once its headers are in.
+    private enum Plan {
+        case refuse(HTTPResponse)
+        case immediate(@Sendable (HTTPRequest) -> HTTPResponse)
+        case job(any JobHandler, budget: Duration)
+    }
+
+    /// The first call: reads the request line and headers, routes the request, creates and
+    /// registers its exchange (held by libmicrohttpd's per-request pointer) and starts it.
+    private func begin(_ connection: MHDConnection, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
+                       context: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
         let headers = connection.values(.HEADER_KIND)
         let sentID = headers.first { $0.name.lowercased() == "x-request-id" }?.value
         let request = HTTPRequest(method: method.map { String(cString: $0) } ?? "",
                                   path: url.map { String(cString: $0) } ?? "/",
                                   query: connection.values(.GET_ARGUMENT_KIND), headers: headers,
                                   requestID: RequestID.resolve(sentID))
+        let match = router.match(method: request.method, path: request.path)
         let route: String
-        switch router.match(method: request.method, path: request.path) {
+        switch match {
         case .found(let path, _), .methodNotAllowed(let path, _): route = path
         case .notFound: route = "unmatched"
         }
-        let exchange = Exchange(request: request, route: route, connection: connection)
+        let plan = plan(request, match)
+        var budget = settings.requestTimeout
+        if case .job(_, let asked) = plan { budget = asked }
+        let exchange = Exchange(request: request, route: route, connection: connection,
+                                token: CancellationToken(budget: budget, start: request.receivedAt))
         state.registry.withLock { $0.exchanges[ObjectIdentifier(exchange)] = exchange }
-        return exchange
+        context.pointee = Unmanaged.passRetained(exchange).toOpaque()
+        switch plan {
+        case .refuse(let response):
+            return refuseAtHeaders(exchange, response)
+        case .immediate(let respond):
+            exchange.phase = .immediate(respond)
+        case .job(let handler, _):
+            exchange.handler = handler
+            exchange.phase = .receiving
+        }
+        return .YES
     }
 
-    /// Decides what the request becomes once its headers are in.
-    private func start(_ exchange: Exchange) -> MHD_Result {
-        let request = exchange.request
-        switch router.match(method: request.method, path: request.path) {
+    private func plan(_ request: HTTPRequest, _ match: Router.Match) -> Plan {
+        switch match {
         case .notFound:
-            return refuseAtHeaders(exchange, .error(status: 404, kind: ServeErrorKind.notFound, message: "no route for \(request.path)"))
+            return .refuse(.error(status: 404, kind: ServeErrorKind.notFound, message: "no route for \(request.path)"))
         case .methodNotAllowed(_, let allowed):
             var response = HTTPResponse.error(status: 405, kind: ServeErrorKind.methodNotAllowed,
                                               message: "\(request.path) accepts \(allowed.joined(separator: ", ")), not \(request.method)")
             response.headers.append(("Allow", allowed.joined(separator: ", ")))
-            return refuseAtHeaders(exchange, response)
+            return .refuse(response)
         case .found(_, .immediate(let respond)):
-            exchange.phase = .immediate(respond)
-            return .YES
+            return .immediate(respond)
         case .found(_, .job(let factory)):
             if state.draining.load(ordering: .relaxed) {
-                return refuseAtHeaders(exchange, .error(status: 503, kind: ServeErrorKind.draining,
-                                                        message: "the server is shutting down and takes no new jobs"))
+                return .refuse(.error(status: 503, kind: ServeErrorKind.draining, message: "the server is shutting down and takes no new jobs"))
             }
             if let length = request.contentLength, length > settings.maxBodyBytes {
-                return refuseAtHeaders(exchange, bodyTooLarge(length))
+                return .refuse(bodyTooLarge(length))
             }
             switch factory(request) {
             case .refuse(let response):
-                return refuseAtHeaders(exchange, response)
+                return .refuse(response)
             case .start(let handler, let timeout):
-                let budget = min(timeout ?? settings.requestTimeout, settings.requestTimeout)
-                exchange.token = CancellationToken(budget: budget, start: request.receivedAt)
-                exchange.handler = handler
-                exchange.phase = .receiving
-                return .YES
+                return .job(handler, budget: min(timeout ?? settings.requestTimeout, settings.requestTimeout))
             }
         }
     }
@@ -122,8 +137,8 @@ final class ServerCore: Sendable {
         if exchange.bytesIn > settings.maxBodyBytes {
             return refuseMidUpload(exchange, bodyTooLarge(nil))
         }
-        if let token = exchange.token, let reason = token.reason {
-            let error = token.error(for: reason, at: "while the body was uploading (\(exchange.bytesIn) bytes in)")
+        if let reason = exchange.token.reason {
+            let error = exchange.token.error(for: reason, at: "while the body was uploading (\(exchange.bytesIn) bytes in)")
             return refuseMidUpload(exchange, .error(error))
         }
         guard let handler = exchange.handler else { return .YES }
@@ -133,7 +148,7 @@ final class ServerCore: Sendable {
         case .admit(let bytes):
             guard exchange.waiter == nil else { return .YES }
             do {
-                exchange.waiter = try admission.enqueue(estimatedBytes: bytes, cancellation: exchange.token ?? .none)
+                exchange.waiter = try admission.enqueue(estimatedBytes: bytes, cancellation: exchange.token)
                 return .YES
             } catch {
                 return refuseMidUpload(exchange, .refusal(error))
@@ -241,7 +256,7 @@ final class ServerCore: Sendable {
         exchange.waiter?.withdraw()
         exchange.waiter = nil
         exchange.handler = nil
-        exchange.token?.cancel(.cancelled)
+        exchange.token.cancel(.cancelled)
     }
 }
 

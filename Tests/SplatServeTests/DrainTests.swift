@@ -54,6 +54,23 @@ import Testing
     }
 }
 
+extension DrainTests {
+    @Test func anUploadStillArrivingAfterTheGraceIsAnswered503() throws {
+        try TestServer.with { (t: TestServer) throws in
+            let client = try RawHTTPClient(port: t.port)
+            client.send("POST /test/echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\n\r\n")
+            client.send([UInt8](repeating: 1, count: 1000))
+            #expect(AdmissionControllerWait.until { t.server.activeRequests == 1 })
+            let drained = Pending { t.server.drain(grace: .milliseconds(200)) }
+            Thread.sleep(forTimeInterval: 0.4)
+            client.send([UInt8](repeating: 2, count: 1000))
+            #expect(client.readStatus() == 503)
+            client.hangUp()
+            #expect(drained.wait(timeout: 10) == HTTPServer.DrainOutcome(finishedInGrace: false, cancelledJobs: 0))
+        }
+    }
+}
+
 /// Bounded polling for conditions that are not metrics.
 enum AdmissionControllerWait {
     static func until(_ seconds: Double = 5, _ condition: () -> Bool) -> Bool {
