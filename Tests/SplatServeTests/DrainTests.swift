@@ -82,3 +82,18 @@ enum AdmissionControllerWait {
         return condition()
     }
 }
+
+@Suite(.serialized) struct ShutdownSignalTests {
+    /// SIGUSR1 stands in for SIGTERM: the same mechanism, and nothing else in the test process
+    /// uses it. The handler is installed before the signal is sent.
+    @Test func waitReturnsTheSignalThatArrived() throws {
+        let shutdown = ShutdownSignal(signals: [SIGUSR1])
+        #expect(shutdown.received == nil)
+        kill(getpid(), SIGUSR1)
+        let waited = Pending { shutdown.wait() }
+        #expect(waited.wait(timeout: 5) == SIGUSR1)
+        // A second one during the drain is absorbed.
+        kill(getpid(), SIGUSR1)
+        #expect(shutdown.received == SIGUSR1)
+    }
+}
