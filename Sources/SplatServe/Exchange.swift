@@ -51,8 +51,9 @@ final class Exchange: @unchecked Sendable {
     var bytesIn = 0
     /// The response given to libmicrohttpd or written early, for the log and the metrics.
     var sent: HTTPResponse?
-    /// Whether `sent` went out through `EarlyResponseWriter`.
+    /// Whether `sent` went out through `EarlyResponseWriter`, and when.
     var sentEarly = false
+    var refusedAt: ContinuousClock.Instant?
     /// The job's wait in the admission queue, once it started.
     var queueWait: Duration?
 

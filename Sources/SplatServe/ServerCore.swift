@@ -129,9 +129,14 @@ final class ServerCore: Sendable {
         switch exchange.phase {
         case .receiving:
             break
+        case .discarding(pending: nil):
+            // The refusal went out early. Keep reading (and dropping) for a while, as nginx's
+            // lingering close does: closing with the client's bytes unread sends a reset, and
+            // a client still busy uploading can lose the answer it had not read yet.
+            guard let refusedAt = exchange.refusedAt else { return .NO }
+            return ContinuousClock.now - refusedAt > Self.lingerLimit ? .NO : .YES
         case .discarding, .immediate, .running, .answered:
-            // Bodies nobody reads are dropped; past the cap, stop reading and close (a
-            // discarded refusal's client already has its answer or gets none it could use).
+            // Bodies nobody reads are dropped; past the cap, stop reading and close.
             return exchange.bytesIn > settings.maxBodyBytes ? .NO : .YES
         }
         if exchange.bytesIn > settings.maxBodyBytes {
@@ -214,6 +219,7 @@ final class ServerCore: Sendable {
         case .sent:
             exchange.sent = response
             exchange.sentEarly = true
+            exchange.refusedAt = .now
             exchange.phase = .discarding(pending: nil)
             return .YES
         case .unsent:
@@ -244,6 +250,9 @@ final class ServerCore: Sendable {
         if state.draining.load(ordering: .relaxed) { all.append(("Connection", "close")) }
         return all
     }
+
+    /// How long the rest of a refused upload is read and dropped before the connection is closed.
+    static let lingerLimit: Duration = .seconds(5)
 
     func bodyTooLarge(_ declared: Int?) -> HTTPResponse {
         let size = declared.map { "a body of \($0) bytes" } ?? "the body"

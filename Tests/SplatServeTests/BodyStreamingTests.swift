@@ -27,7 +27,7 @@ import Testing
             let file = try TestServer.bodyFile(16 << 20)
             defer { try? FileManager.default.removeItem(at: file) }
             let result = try t.curl.request("POST", "/test/echo", bodyFile: file)
-            #expect(result.status == 413)
+            #expect(result.status == 413, "curl exit \(result.exitCode): \(result.stderr)")
             #expect(result.errorKind == "body_too_large")
             #expect(result.uploaded < 16 << 20, "curl sent \(result.uploaded) bytes")
             #expect(try t.waitForMetrics { $0[#"splatrender_rejected_total{reason="body_too_large"}"#] == 1 })
