@@ -11,9 +11,10 @@ import SplatService
 /// var router = Router()
 /// router.postJob("/v1/render") { request in .start(RenderJob(request), timeout: .seconds(2.5)) }
 /// let server = HTTPServer(configuration: config, router: router, admission: admission)
-/// try server.start()          // server.port is the bound port (useful with port 0)
-/// ...
-/// let outcome = server.drain(grace: .seconds(20))   // on SIGTERM; returns once stopped
+/// let shutdown = ShutdownSignal()                   // SIGTERM/SIGINT from now on
+/// try server.start()                                // server.port: the bound port (for port 0)
+/// _ = shutdown.wait()
+/// let outcome = server.drain(grace: HTTPServer.defaultGrace)   // returns once stopped; exit 0
 /// ```
 ///
 /// `/healthz`, `/readyz` and `/metrics` are added to the router given. Start once; `drain` or
