@@ -62,12 +62,19 @@ extension ServerCore {
             exchange.delivery.withLock { $0 = .running(watch: watch) }
             return true
         }
-        guard accepted, pool.submit({ self.run(job, for: exchange) }) else {
+        guard accepted else {
+            // Never published as running, so nobody else can resume it.
             if let watch { watcher?.unwatch(watch) }
             token.cancel(.cancelled)
             exchange.delivery.withLock { $0 = .delivered(Self.stoppedResponse, queueWait: nil) }
             exchange.connection.resume()
             return .YES
+        }
+        if !pool.submit({ self.run(job, for: exchange) }) {
+            // Published as running: a stopping server may already have answered for it, so
+            // go through `deliver`, which resumes only for whoever answers first.
+            token.cancel(.cancelled)
+            deliver(Self.stoppedResponse, queueWait: nil, to: exchange)
         }
         return .YES
     }
