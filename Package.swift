@@ -25,6 +25,9 @@ let package = Package(
         // curl_easy_setopt is variadic: shim.h holds one typed wrapper per argument kind.
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
                        providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libmicrohttpd's start and info calls are variadic: shim.h forwards them (MHD_OPTION_ARRAY).
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+                       providers: [.apt(["libmicrohttpd-dev"])]),
         // zlib's init functions are macros: a thin C wrapper makes them callable.
         .target(name: "CZlib", path: "Sources/CZlib", linkerSettings: [.linkedLibrary("z")]),
 
@@ -35,6 +38,8 @@ let package = Package(
         // Whole jobs over the stages: load + frame decision, turntables, sheets, previews, batch runs, reports.
         .target(name: "SplatService", dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatRender", "CCurl"]),
         // The Redis Streams worker face: consumer groups, leases, dead letters over hiredis.
+        // The HTTP face (`splatrender serve`): libmicrohttpd does the I/O, Service runs the jobs.
+        .target(name: "SplatServe", dependencies: ["SplatService", "SplatCore", "CMicroHTTPD"]),
         .target(name: "SplatFleet", dependencies: ["SplatService", "SplatCore", "CHiredis"]),
         .target(name: "SplatRenderCLI", dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatService"]),
         .executableTarget(name: "splatrender", dependencies: ["SplatRenderCLI"]),
@@ -55,6 +60,7 @@ let package = Package(
         .testTarget(name: "SplatFleetTests", dependencies: ["SplatFleet", "SplatService", "SplatCore", "TestSupport", "FleetTestWorker"],
                     // The HTTP test server is a Python script run by path, not bundled.
                     exclude: ["Resources"]),
+        .testTarget(name: "SplatServeTests", dependencies: ["SplatServe", "SplatService", "SplatCore"]),
         .testTarget(name: "CLITests", dependencies: ["SplatRenderCLI", "SplatFormats", "SplatImage", "SplatCore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
