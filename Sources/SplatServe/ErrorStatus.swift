@@ -27,7 +27,7 @@ public enum ErrorStatus {
     /// formed but its scene cannot be decoded).
     public static func forKind(_ kind: SplatErrorKind) -> Int {
         switch kind {
-        case .invalidArgument: 400
+        case .invalidArgument, .badJob: 400
         case .tooLarge: 413
         case .timeout: 504
         case .cancelled, .interrupted: 503

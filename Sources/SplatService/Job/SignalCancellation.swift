@@ -16,6 +16,9 @@ public enum SignalCancellation {
 
     private static let received = Atomic<Int32>(0)
     private static let sources = Mutex<[DispatchSourceSignal]>([])
+    /// Its own serial queue: a private queue may get a thread of its own, while blocks on the
+    /// global concurrent queue wait behind busy `concurrentPerform` workers (seen: a minute).
+    private static let queue = DispatchQueue(label: "splatrender.signals")
 
     /// The signal that cancelled `token` (SIGINT or SIGTERM), 0 if none.
     public static var lastSignal: Int32 { received.load(ordering: .relaxed) }
@@ -28,7 +31,7 @@ public enum SignalCancellation {
             guard sources.isEmpty else { return }
             for number in [SIGINT, SIGTERM] {
                 signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
                 source.setEventHandler { @Sendable in
                     if received.load(ordering: .relaxed) == number { _exit(128 + number) }
                     received.store(number, ordering: .relaxed)
