@@ -25,7 +25,7 @@ let package = Package(
 
         .target(name: "SplatCore"),
         .target(name: "SplatFormats", dependencies: ["SplatCore", "CZstd", "CDeflate", "CZlib", "CWebP"]),
-        .target(name: "SplatImage", dependencies: ["SplatCore", "CPNG", "CWebP"]),
+        .target(name: "SplatImage", dependencies: ["SplatCore", "CPNG", "CWebP", "CDeflate", "CZlib"]),
         .target(name: "SplatRender", dependencies: ["SplatCore"]),
         // Whole jobs over the stages: load + frame decision, turntables, sheets, previews, batch runs, reports.
         .target(name: "SplatService", dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatRender"]),
@@ -40,7 +40,7 @@ let package = Package(
         .testTarget(name: "SplatFormatsTests", dependencies: ["SplatFormats", "SplatCore", "TestSupport", "CZstd", "CDeflate", "CZlib"],
                     // Regression inputs are read from disk by path, not bundled.
                     exclude: ["Regressions"]),
-        .testTarget(name: "SplatImageTests", dependencies: ["SplatImage", "SplatCore", "TestSupport", "CWebP"]),
+        .testTarget(name: "SplatImageTests", dependencies: ["SplatImage", "SplatCore", "TestSupport", "CWebP", "CZlib", "CDeflate"]),
         .testTarget(name: "SplatRenderTests", dependencies: ["SplatRender", "SplatFormats", "SplatImage", "SplatCore", "TestSupport"]),
         .testTarget(name: "SplatServiceTests", dependencies: ["SplatService", "SplatRender", "SplatFormats", "SplatImage", "SplatCore", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["SplatRenderCLI", "SplatFormats", "SplatImage", "SplatCore", "TestSupport"]),

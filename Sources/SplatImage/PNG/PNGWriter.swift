@@ -1,75 +1,81 @@
 import CPNG
 import SplatCore
 
-/// Encodes 8-bit RGB and RGBA images as PNG through libpng's simplified write API.
-///
-/// The output carries an sRGB chunk (libpng's default for 8-bit simplified writes), which matches
-/// `rendering.md` section 10: the values are display-referred and written as they are.
+/// Encodes 8-bit RGB and RGBA images as PNG: rows filtered with libpng's per-row heuristic
+/// (`PNGRowFilter`), compressed by libdeflate in bands on all cores (`PNGImageData`), and an
+/// sRGB chunk, which matches `rendering.md` section 10: the values are display-referred and
+/// written as they are. The pixels decode bit-exactly with any PNG reader; the compressed bytes
+/// depend on the level, never on the thread count.
 public enum PNGWriter {
-    /// The PNG bytes of `image`. `fast` asks libpng for speed over size (for intermediate files).
-    public static func encode(_ image: ImageBuffer, fast: Bool = false) throws(SplatError) -> [UInt8] {
-        let rowBytes = try checkedRowBytes(image)
-        var png = png_image()
-        png.version = UInt32(PNG_IMAGE_VERSION)
-        png.width = UInt32(image.width)
-        png.height = UInt32(image.height)
-        png.format = UInt32(PNG_FORMAT_FLAG_COLOR) | (image.hasAlpha ? UInt32(PNG_FORMAT_FLAG_ALPHA) : 0)
-        png.flags = fast ? UInt32(PNG_IMAGE_FLAG_FAST) : 0
-        defer { png_image_free(&png) }
+    /// The libdeflate level for thumbnails and renders. On corpus renders level 4 comes within
+    /// 3–6 % of libpng's default size (zlib level 6) at about a third of the time of level 6;
+    /// see `docs-drafts/images.md` for the measured trade-off.
+    public static let defaultCompressionLevel = 4
+    /// The level of `fast: true`: about 5–15 % larger than the default, for intermediate files.
+    public static let fastCompressionLevel = 1
+    /// libdeflate's range: 0 stores the data uncompressed, 12 is its slowest and smallest.
+    public static let compressionLevels = 0...12
 
-        // One compression pass into a buffer of libpng's documented worst-case size, instead of a
-        // sizing pass with NULL followed by the real one. If a zlib other than the one the bound
-        // was made for needs more, libpng reports the size it needs and we go again once.
-        var capacity = worstCaseSize(rowBytes: rowBytes, height: image.height)
-        for _ in 0..<2 {
-            let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
-            defer { scratch.deallocate() }
-            var written = capacity
-            let ok = image.pixels.withUnsafeBytes { pixels in
-                png_image_write_to_memory(&png, scratch.baseAddress, &written, 0, pixels.baseAddress, Int32(rowBytes), nil)
-            }
-            if ok != 0 {
-                return Array(scratch.prefix(written))
-            }
-            guard written > capacity else {
-                throw SplatError(.io, "libpng cannot encode the image: \(PNGReader.libpngMessage(&png))")
-            }
-            capacity = written
+    /// The PNG bytes of `image`.
+    ///
+    /// - Parameters:
+    ///   - fast: use `fastCompressionLevel` (ignored when `compressionLevel` is given).
+    ///   - compressionLevel: libdeflate level in `compressionLevels`; nil = `defaultCompressionLevel`.
+    ///   - threads: cores to use; nil = all. The output is the same for any value.
+    ///   - cancellation: checked before each band of rows (a few milliseconds of work); once it
+    ///     fires the encoder stops and throws its `timeout`, `interrupted` or `cancelled` error.
+    public static func encode(_ image: ImageBuffer, fast: Bool = false, compressionLevel: Int? = nil, threads: Int? = nil,
+                              cancellation: CancellationToken = .none) throws(SplatError) -> [UInt8] {
+        try checkSize(image)
+        let level = compressionLevel ?? (fast ? fastCompressionLevel : defaultCompressionLevel)
+        guard compressionLevels.contains(level) else {
+            throw SplatError(.invalidArgument, "PNG compression level \(level) is outside \(compressionLevels)", field: "compressionLevel")
         }
-        throw SplatError(.io, "libpng kept asking for a larger output buffer (\(capacity) bytes)")
+        if let threads, threads < 1 {
+            throw SplatError(.invalidArgument, "threads \(threads) must be at least 1", field: "threads")
+        }
+        let data = try PNGImageData(image: image, level: level, threads: threads, cancellation: cancellation)
+
+        // IHDR, sRGB, one IDAT for the zlib header, one per band, one for the Adler-32, IEND.
+        let chunks = 4 + data.bands.count + 2
+        var png = PNGChunkWriter(capacity: PNGChunkWriter.signature.count + 13 + 1 + data.byteCount + 12 * chunks)
+        png.appendHeader(width: image.width, height: image.height, hasAlpha: image.hasAlpha)
+        png.appendSRGB()
+        png.append(type: "IDAT", data: data.header)
+        for band in data.bands {
+            // Copying is quick next to compressing, but a 1 GiB image has thousands of bands.
+            try cancellation.check("while encoding the PNG")
+            band.deflate.withUnsafeBytes { png.append(type: "IDAT", data: $0, crc: band.crc) }
+        }
+        png.append(type: "IDAT", data: data.trailer)
+        png.appendEnd()
+        return png.bytes
     }
 
     /// Encodes `image` and writes it to `path` atomically (temporary file + rename): a reader never
     /// sees a partial PNG and an existing file survives a failed write. "-" is not special here.
-    public static func write(_ image: ImageBuffer, to path: String, fast: Bool = false) throws(SplatError) {
+    public static func write(_ image: ImageBuffer, to path: String, fast: Bool = false, compressionLevel: Int? = nil,
+                             threads: Int? = nil, cancellation: CancellationToken = .none) throws(SplatError) {
         let bytes: [UInt8]
         do {
-            bytes = try encode(image, fast: fast)
+            bytes = try encode(image, fast: fast, compressionLevel: compressionLevel, threads: threads, cancellation: cancellation)
         } catch {
             throw error.inFile(path)
         }
         try AtomicFileWriter.write(bytes, to: path)
     }
 
-    /// Bytes per row, after checking the size is one libpng can take and within the pixel budget.
-    static func checkedRowBytes(_ image: ImageBuffer) throws(SplatError) -> Int {
+    /// Checks the size is within the pixel budget and one our reader (libpng) accepts back.
+    static func checkSize(_ image: ImageBuffer) throws(SplatError) {
         _ = try ImageLimits.checkedByteCount(width: image.width, height: image.height, channels: image.channels,
                                              what: "PNG image")
         // libpng's default user limit on either side.
         guard image.width <= Int(PNG_USER_WIDTH_MAX), image.height <= Int(PNG_USER_HEIGHT_MAX) else {
             throw SplatError(.tooLarge, "PNG image is \(image.width)×\(image.height); libpng accepts at most \(PNG_USER_WIDTH_MAX) pixels per side")
         }
+        // `pixels` is mutable, so the buffer may no longer match the size it was made with.
         guard image.pixels.count == image.width * image.height * image.channels else {
             throw SplatError(.invalidArgument, "pixel buffer holds \(image.pixels.count) bytes, expected \(image.width * image.height * image.channels)")
         }
-        return image.width * image.channels
-    }
-
-    /// `PNG_IMAGE_PNG_SIZE_MAX` from png.h (a macro, so rebuilt here), plus room for the sRGB chunk.
-    static func worstCaseSize(rowBytes: Int, height: Int) -> Int {
-        let data = (rowBytes + 1) * height // a filter byte per row
-        let compressed = data + (data + 7) / 8 + (data + 63) / 64 + 11
-        let zbufSize = Int(PNG_ZBUF_SIZE)
-        return 8 + 25 + 16 + 44 + 12 + 12 + 12 * (compressed / zbufSize) + compressed + 64
     }
 }
