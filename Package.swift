@@ -20,19 +20,21 @@ let package = Package(
                        providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebp",
                        providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
+                       providers: [.apt(["libturbojpeg0-dev"])]),
         // zlib's init functions are macros: a thin C wrapper makes them callable.
         .target(name: "CZlib", path: "Sources/CZlib", linkerSettings: [.linkedLibrary("z")]),
 
         .target(name: "SplatCore"),
         .target(name: "SplatFormats", dependencies: ["SplatCore", "CZstd", "CDeflate", "CZlib", "CWebP"]),
-        .target(name: "SplatImage", dependencies: ["SplatCore", "CPNG", "CWebP", "CDeflate", "CZlib"]),
+        .target(name: "SplatImage", dependencies: ["SplatCore", "CPNG", "CWebP", "CDeflate", "CZlib", "CTurboJPEG"]),
         .target(name: "SplatRender", dependencies: ["SplatCore"]),
         // Whole jobs over the stages: load + frame decision, turntables, sheets, previews, batch runs, reports.
         .target(name: "SplatService", dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatRender"]),
         .target(name: "SplatRenderCLI", dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatService"]),
         .executableTarget(name: "splatrender", dependencies: ["SplatRenderCLI"]),
         .executableTarget(name: "Benchmarks",
-                          dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatRender", "CZstd", "CDeflate", "CWebP"],
+                          dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatRender", "CZstd", "CDeflate", "CWebP", "CPNG", "CTurboJPEG"],
                           path: "Benchmarks", exclude: ["README.md"]),
 
         .target(name: "TestSupport", dependencies: ["SplatCore"], path: "Tests/TestSupport"),
@@ -40,7 +42,7 @@ let package = Package(
         .testTarget(name: "SplatFormatsTests", dependencies: ["SplatFormats", "SplatCore", "TestSupport", "CZstd", "CDeflate", "CZlib"],
                     // Regression inputs are read from disk by path, not bundled.
                     exclude: ["Regressions"]),
-        .testTarget(name: "SplatImageTests", dependencies: ["SplatImage", "SplatCore", "TestSupport", "CWebP", "CZlib", "CDeflate"]),
+        .testTarget(name: "SplatImageTests", dependencies: ["SplatImage", "SplatCore", "TestSupport", "CWebP", "CZlib", "CDeflate", "CTurboJPEG"]),
         .testTarget(name: "SplatRenderTests", dependencies: ["SplatRender", "SplatFormats", "SplatImage", "SplatCore", "TestSupport"]),
         .testTarget(name: "SplatServiceTests", dependencies: ["SplatService", "SplatRender", "SplatFormats", "SplatImage", "SplatCore", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["SplatRenderCLI", "SplatFormats", "SplatImage", "SplatCore", "TestSupport"]),

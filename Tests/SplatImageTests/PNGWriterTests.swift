@@ -57,12 +57,19 @@ struct PNGWriterTests {
         #expect(try PNGReader.read(bytes: bytes) == image)
     }
 
-    /// Many bands (the 256 KiB band target is far below the image), odd widths, rows longer than
-    /// a band, and single rows or columns: libpng, Pillow and zlib all read back every pixel.
-    @Test(arguments: [(3, 613, 1001), (4, 700, 800), (4, 70_001, 3), (3, 1, 5000), (4, 5000, 1), (4, 1, 1)])
-    func bandedStreamsDecodeExactlyEverywhere(channels: Int, width: Int, height: Int) throws {
+    /// The encoder with small bands, so small images (quick in debug builds) make many bands.
+    static func encodeInBands(_ image: ImageBuffer, bandBytes: Int, level: Int = PNGWriter.defaultCompressionLevel,
+                              threads: Int? = nil) throws -> [UInt8] {
+        try PNGWriter.encode(image, level: level, threads: threads, bandTargetBytes: bandBytes, cancellation: .none)
+    }
+
+    /// Many bands, odd widths, rows longer than a band, single rows or columns, and the real band
+    /// size: libpng, Pillow and zlib all read back every pixel, from one IDAT per band.
+    @Test(arguments: [(3, 61, 101, 3000), (4, 70, 80, 2000), (4, 1001, 3, 1000), (3, 1, 500, 100), (4, 500, 1, 100),
+                      (4, 1, 1, 100), (4, 300, 300, PNGImageData.bandTargetBytes)])
+    func bandedStreamsDecodeExactlyEverywhere(channels: Int, width: Int, height: Int, bandBytes: Int) throws {
         let image = Self.renderLike(width: width, height: height, channels: channels, seed: UInt64(width))
-        let bytes = try PNGWriter.encode(image)
+        let bytes = try Self.encodeInBands(image, bandBytes: bandBytes)
         #expect(try PNGReader.read(bytes: bytes) == image)
         let pillow = try PillowDecoder.decode(bytes, suffix: "png")
         #expect(pillow.format == "PNG" && pillow.mode == (channels == 4 ? "RGBA" : "RGB"))
@@ -70,27 +77,27 @@ struct PNGWriterTests {
         let inspector = try PNGStreamInspector(bytes)
         #expect(inspector.chunks.allSatisfy { $0.crcMatches })
         #expect(inspector.types.first == "IHDR" && inspector.types[1] == "sRGB" && inspector.types.last == "IEND")
-        let rowBytes = width * channels
-        let expectedBands = (height + max(1, PNGImageData.bandTargetBytes / (rowBytes + 1)) - 1) / max(1, PNGImageData.bandTargetBytes / (rowBytes + 1))
-        #expect(inspector.types.filter { $0 == "IDAT" }.count == expectedBands + 2)
+        let rowBytes = width * channels, rowsPerBand = PNGImageData.rowsPerBand(rowBytes: rowBytes, bandTargetBytes: bandBytes)
+        #expect(inspector.types.filter { $0 == "IDAT" }.count == (height + rowsPerBand - 1) / rowsPerBand + 2)
         // zlib checks the joined stream's structure and its Adler-32.
         #expect(try inspector.inflated(expectedCount: (rowBytes + 1) * height).count == (rowBytes + 1) * height)
     }
 
     @Test(arguments: [0, 1, 4, 6, 9, 12])
     func everyLevelDecodesExactly(level: Int) throws {
-        let image = Self.renderLike(width: 300, height: 1200, channels: 4, seed: UInt64(level))
-        let bytes = try PNGWriter.encode(image, compressionLevel: level)
+        let image = Self.renderLike(width: 60, height: 120, channels: 4, seed: UInt64(level))
+        let bytes = try Self.encodeInBands(image, bandBytes: 2500, level: level)
         #expect(try PNGReader.read(bytes: bytes) == image)
         #expect(try PillowDecoder.decode(bytes, suffix: "png").image == image)
     }
 
     @Test func bytesDoNotDependOnTheThreadCount() throws {
-        let image = Self.renderLike(width: 512, height: 700, channels: 4)
-        let all = try PNGWriter.encode(image)
-        #expect(try PNGWriter.encode(image, threads: 1) == all)
-        #expect(try PNGWriter.encode(image, threads: 2) == all)
-        #expect(try PNGWriter.encode(image, threads: 7) == all)
+        let image = Self.renderLike(width: 128, height: 140, channels: 4)
+        let all = try Self.encodeInBands(image, bandBytes: 2048)
+        #expect(try Self.encodeInBands(image, bandBytes: 2048, threads: 1) == all)
+        #expect(try Self.encodeInBands(image, bandBytes: 2048, threads: 2) == all)
+        #expect(try Self.encodeInBands(image, bandBytes: 2048, threads: 7) == all)
+        #expect(try PNGWriter.encode(image, threads: 1) == PNGWriter.encode(image))
     }
 
     /// The filter libpng's heuristic picks for row `y`, computed the plain way: every filter's
@@ -160,11 +167,12 @@ struct PNGWriterTests {
     }
 
     @Test func incompressibleImageStaysNearItsRawSize() throws {
-        // Noise does not compress: libdeflate falls back to stored blocks, a few bytes per 64 KiB.
-        let image = Self.noise(width: 300, height: 2000, channels: 4, seed: 3)
-        let bytes = try PNGWriter.encode(image)
+        // Noise does not compress: libdeflate falls back to stored blocks, a few bytes per 64 KiB,
+        // plus the filter byte of each row and each band's chunk and sync marker.
+        let image = Self.noise(width: 100, height: 200, channels: 4, seed: 3)
+        let bytes = try Self.encodeInBands(image, bandBytes: 8000)
         #expect(bytes.count > image.pixels.count)
-        #expect(bytes.count < image.pixels.count + 2000 + image.pixels.count / 1000)
+        #expect(bytes.count < image.pixels.count + 200 + 11 * 20 + 200)
         #expect(try PNGReader.read(bytes: bytes) == image)
     }
 

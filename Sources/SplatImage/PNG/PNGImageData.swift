@@ -23,10 +23,12 @@ struct PNGImageData {
     let bands: [Band]
     let trailer: [UInt8]
 
-    /// Filters and compresses every row of `image` at libdeflate `level`.
-    init(image: ImageBuffer, level: Int, threads: Int?, cancellation: CancellationToken) throws(SplatError) {
+    /// Filters and compresses every row of `image` at libdeflate `level`, in bands of about
+    /// `bandTargetBytes` filtered bytes (whole rows, at least one).
+    init(image: ImageBuffer, level: Int, threads: Int?, bandTargetBytes: Int = Self.bandTargetBytes,
+         cancellation: CancellationToken) throws(SplatError) {
         let rowBytes = image.width * image.channels
-        let rowsPerBand = max(1, Self.bandTargetBytes / (rowBytes + 1))
+        let rowsPerBand = Self.rowsPerBand(rowBytes: rowBytes, bandTargetBytes: bandTargetBytes)
         let height = image.height
         let bandCount = (height + rowsPerBand - 1) / rowsPerBand
         let zeroRow = [UInt8](repeating: 0, count: rowBytes)
@@ -64,6 +66,11 @@ struct PNGImageData {
             adler = ZlibBandStream.combine(adler: adler, with: band.adler, secondLength: band.filteredCount)
         }
         trailer = ZlibBandStream.trailer(adler: adler)
+    }
+
+    /// Whole rows per band: as many as fit `bandTargetBytes` of filtered bytes, at least one.
+    static func rowsPerBand(rowBytes: Int, bandTargetBytes: Int = Self.bandTargetBytes) -> Int {
+        max(1, bandTargetBytes / (rowBytes + 1))
     }
 
     /// Bytes of the compressed stream in all.

@@ -26,15 +26,22 @@ public enum PNGWriter {
     ///     fires the encoder stops and throws its `timeout`, `interrupted` or `cancelled` error.
     public static func encode(_ image: ImageBuffer, fast: Bool = false, compressionLevel: Int? = nil, threads: Int? = nil,
                               cancellation: CancellationToken = .none) throws(SplatError) -> [UInt8] {
+        try encode(image, level: compressionLevel ?? (fast ? fastCompressionLevel : defaultCompressionLevel), threads: threads,
+                   bandTargetBytes: PNGImageData.bandTargetBytes, cancellation: cancellation)
+    }
+
+    /// `encode` with the band size open, so tests can make many bands from small images.
+    static func encode(_ image: ImageBuffer, level: Int, threads: Int?, bandTargetBytes: Int,
+                       cancellation: CancellationToken) throws(SplatError) -> [UInt8] {
         try checkSize(image)
-        let level = compressionLevel ?? (fast ? fastCompressionLevel : defaultCompressionLevel)
         guard compressionLevels.contains(level) else {
             throw SplatError(.invalidArgument, "PNG compression level \(level) is outside \(compressionLevels)", field: "compressionLevel")
         }
         if let threads, threads < 1 {
             throw SplatError(.invalidArgument, "threads \(threads) must be at least 1", field: "threads")
         }
-        let data = try PNGImageData(image: image, level: level, threads: threads, cancellation: cancellation)
+        let data = try PNGImageData(image: image, level: level, threads: threads, bandTargetBytes: bandTargetBytes,
+                                    cancellation: cancellation)
 
         // IHDR, sRGB, one IDAT for the zlib header, one per band, one for the Adler-32, IEND.
         let chunks = 4 + data.bands.count + 2

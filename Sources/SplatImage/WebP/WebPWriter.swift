@@ -5,7 +5,11 @@ import SplatCore
 /// `AnimatedWebPReader` reads the result back as a one-frame animation.
 public enum WebPWriter {
     /// The WebP bytes of `image`. `effort` is libwebp's `method`, 0 (fastest) … 6 (smallest).
-    public static func encode(_ image: ImageBuffer, compression: WebPCompression = .lossless, effort: Int = 4) throws(SplatError) -> [UInt8] {
+    /// `cancellation` is polled through libwebp's progress hook; once it fires the encode stops
+    /// and its error is thrown.
+    public static func encode(_ image: ImageBuffer, compression: WebPCompression = .lossless, effort: Int = 4,
+                              cancellation: CancellationToken = .none) throws(SplatError) -> [UInt8] {
+        try cancellation.check("while encoding the WebP")
         _ = try ImageLimits.checkedByteCount(width: image.width, height: image.height, channels: image.channels, what: "WebP image")
         guard image.width <= ImageLimits.maxWebPSide, image.height <= ImageLimits.maxWebPSide else {
             throw SplatError(.tooLarge, "WebP image is \(image.width)×\(image.height); WebP allows at most \(ImageLimits.maxWebPSide) pixels per side")
@@ -13,6 +17,7 @@ public enum WebPWriter {
         var config = try WebPEncoderSettings.make(compression: compression, effort: effort)
         var picture = try WebPEncoderSettings.picture(from: image, argb: compression == .lossless)
         defer { WebPPictureFree(&picture) }
+        WebPEncoderSettings.attach(cancellation, to: &picture)
 
         var memory = WebPMemoryWriter()
         WebPMemoryWriterInit(&memory)
@@ -20,8 +25,9 @@ public enum WebPWriter {
         let ok = withUnsafeMutablePointer(to: &memory) { memoryPointer -> Int32 in
             picture.writer = WebPMemoryWrite
             picture.custom_ptr = UnsafeMutableRawPointer(memoryPointer)
-            return WebPEncode(&config, &picture)
+            return withExtendedLifetime(cancellation) { WebPEncode(&config, &picture) }
         }
+        if picture.error_code == VP8_ENC_ERROR_USER_ABORT { try cancellation.check("while encoding the WebP") }
         guard ok != 0, let bytes = memory.mem else {
             throw SplatError(.io, "libwebp cannot encode the image (error code \(picture.error_code.rawValue))")
         }
@@ -29,10 +35,11 @@ public enum WebPWriter {
     }
 
     /// Encodes `image` and writes it to `path` atomically (temporary file + rename).
-    public static func write(_ image: ImageBuffer, to path: String, compression: WebPCompression = .lossless, effort: Int = 4) throws(SplatError) {
+    public static func write(_ image: ImageBuffer, to path: String, compression: WebPCompression = .lossless, effort: Int = 4,
+                             cancellation: CancellationToken = .none) throws(SplatError) {
         let bytes: [UInt8]
         do {
-            bytes = try encode(image, compression: compression, effort: effort)
+            bytes = try encode(image, compression: compression, effort: effort, cancellation: cancellation)
         } catch {
             throw error.inFile(path)
         }
