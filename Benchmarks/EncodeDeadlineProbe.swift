@@ -8,32 +8,56 @@ import SplatImage
 /// `deadline` after the encode starts, well before the encode could finish.
 struct EncodeDeadlineProbe {
     let report: Report
+    var shared: String? = nil
     static let deadline = Duration.seconds(1)
 
     struct Case {
         var format: ImageFormat
+        var quality: Double?
         var side: Int
+        var name: String { "\(format.rawValue)\(quality.map { "_q\(Int($0))" } ?? "").\(side)" }
     }
 
-    static let cases = [Case(format: .png, side: 16384)]
+    /// PNG and JPEG at 16384² (1 GiB RGBA); WebP at 8192², as 16384 is past its 16383 limit and
+    /// libwebp's own copies of a 16383² picture would need several GiB more.
+    static let cases = [Case(format: .png, quality: nil, side: 16384), Case(format: .jpeg, quality: nil, side: 16384),
+                        Case(format: .webp, quality: nil, side: 8192), Case(format: .webp, quality: 90, side: 8192)]
+
+    /// `splat-bench encode-deadline [--shared PATH]`: the probe alone, table to stdout.
+    static func main(_ arguments: [String]) -> Int32 {
+        do {
+            let shared = arguments.first == "--shared" ? arguments.dropFirst().first : nil
+            let report = try Report(machine: Machine.current(packageRoot: BenchmarkPaths.builtPackageRoot), jsonPath: "/dev/null")
+            try EncodeDeadlineProbe(report: report, shared: shared).run()
+            print(report.table())
+            return 0
+        } catch {
+            FileHandle.standardError.write(Data("encode-deadline: \(error)\n".utf8))
+            return 1
+        }
+    }
 
     func run() throws {
-        let tile = try ImageSuite.render(try BenchmarkPaths(shared: nil).corpusFile("spz/biker.spz"), sides: [1024])[0]
+        let tile = try ImageSuite.render(try BenchmarkPaths(shared: shared).corpusFile("spz/biker.spz"), sides: [1024])[0]
+        var image = tile
         for probe in Self.cases {
-            report.progress("deadline probe: \(probe.format) \(probe.side)²")
-            let image = Self.tiled(tile, side: probe.side)
+            report.progress("deadline probe: \(probe.name)")
+            if image.width != probe.side {
+                image = tile // frees the previous size before the next is made
+                image = Self.tiled(tile, side: probe.side)
+            }
             let clock = ContinuousClock()
             let start = clock.now
             let token = CancellationToken(budget: Self.deadline, start: start)
             var kind = "finished"
             do {
-                _ = try StillImageEncoder.encode(image, as: probe.format, cancellation: token)
+                _ = try StillImageEncoder.encode(image, as: probe.format, quality: probe.quality, cancellation: token)
             } catch {
                 kind = error.kind.rawValue
             }
             let overshoot = Stopwatch.milliseconds(clock.now - start - Self.deadline)
             let allowed = max(100, 0.1 * Stopwatch.milliseconds(Self.deadline))
-            report.add(Figure(suite: "image", name: "image.deadline_overshoot.\(probe.format.rawValue).\(probe.side)", unit: "ms",
+            report.add(Figure(suite: "image", name: "image.deadline_overshoot.\(probe.name)", unit: "ms",
                               sample: Sample([overshoot]),
                               target: .init(text: String(format: "≤ %.0f ms past a 1 s deadline, error timeout", allowed),
                                             met: overshoot <= allowed && kind == SplatErrorKind.timeout.rawValue),

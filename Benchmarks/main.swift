@@ -8,6 +8,7 @@ let commands = [
     "make-stress-scene OUTDIR [--count N] [--seed S]   write stress.ply / stress.v3.spz / stress.v4.spz",
     "spz-decode FILE [--repeat N] [--only ours|raw|file]   SPZ decode time against bare zstd / libdeflate",
     "decode-peak FILE   decode once and print byte counts and peak RSS as JSON (run as a child by `run`)",
+    "encode-deadline [--shared PATH]   how far past a 1 s deadline huge PNG, JPEG and WebP encodes run",
     "png-levels [--repeat N] [--levels L,…] [--threads T] FILE.png…   PNG size and time per libdeflate level",
 ]
 switch arguments.first {
@@ -21,6 +22,8 @@ case "spz-decode":
     exit(SPZDecodeBenchmark.run(Array(arguments.dropFirst())))
 case "decode-peak":
     exit(MemorySuite.decodeOnce(Array(arguments.dropFirst())))
+case "encode-deadline":
+    exit(EncodeDeadlineProbe.main(Array(arguments.dropFirst())))
 case "png-levels":
     exit(PNGLevelsTool.run(Array(arguments.dropFirst())))
 default:

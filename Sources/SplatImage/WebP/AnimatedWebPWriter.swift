@@ -47,13 +47,18 @@ public enum AnimatedWebPWriter {
     /// The bytes of an animated WebP showing `frames` in order. All frames must have the same
     /// width and height; RGB and RGBA frames may be mixed (RGB counts as opaque).
     /// `cancellation` is checked before each frame and polled inside libwebp's encoding through
-    /// the pictures' progress hook; once it fires the encode stops and its error is thrown.
+    /// the pictures' progress hook; the work runs on its own thread (`DetachedEncode`), so the
+    /// token's error is thrown as soon as it fires.
     public static func encode(frames: [ImageBuffer], options: Options = Options(),
                               cancellation: CancellationToken = .none) throws(SplatError) -> [UInt8] {
         let (width, height) = try validate(frames: frames, options: options)
-        // libwebp keeps copies of the pictures, hook and token pointer included, until assembly.
-        return try withExtendedLifetime(cancellation) { () throws(SplatError) -> [UInt8] in
-            try encode(frames: frames, width: width, height: height, options: options, cancellation: cancellation)
+        // Each frame is a whole libwebp encode, reaching its progress hook only between passes:
+        // the animation is made on a thread of its own so a fired token returns at once.
+        return try DetachedEncode.run(cancellation: cancellation, point: "while encoding the animated WebP") { () throws(SplatError) in
+            // libwebp keeps copies of the pictures, hook and token pointer included, until assembly.
+            try withExtendedLifetime(cancellation) { () throws(SplatError) -> [UInt8] in
+                try encode(frames: frames, width: width, height: height, options: options, cancellation: cancellation)
+            }
         }
     }
 

@@ -5,17 +5,25 @@ import SplatCore
 /// `AnimatedWebPReader` reads the result back as a one-frame animation.
 public enum WebPWriter {
     /// The WebP bytes of `image`. `effort` is libwebp's `method`, 0 (fastest) … 6 (smallest).
-    /// `cancellation` is polled through libwebp's progress hook; once it fires the encode stops
-    /// and its error is thrown.
+    /// `cancellation` stops libwebp through its progress hook; since lossless encoding reaches
+    /// the hook only between passes, the encode runs on its own thread (`DetachedEncode`) and
+    /// this call returns the token's error as soon as it fires.
     public static func encode(_ image: ImageBuffer, compression: WebPCompression = .lossless, effort: Int = 4,
                               cancellation: CancellationToken = .none) throws(SplatError) -> [UInt8] {
-        try cancellation.check("while encoding the WebP")
         _ = try ImageLimits.checkedByteCount(width: image.width, height: image.height, channels: image.channels, what: "WebP image")
         guard image.width <= ImageLimits.maxWebPSide, image.height <= ImageLimits.maxWebPSide else {
             throw SplatError(.tooLarge, "WebP image is \(image.width)×\(image.height); WebP allows at most \(ImageLimits.maxWebPSide) pixels per side")
         }
-        var config = try WebPEncoderSettings.make(compression: compression, effort: effort)
-        var picture = try WebPEncoderSettings.picture(from: image, argb: compression == .lossless)
+        let config = try WebPEncoderSettings.make(compression: compression, effort: effort)
+        return try DetachedEncode.run(cancellation: cancellation, point: "while encoding the WebP") { () throws(SplatError) in
+            try encode(image, config: config, argb: compression == .lossless, cancellation: cancellation)
+        }
+    }
+
+    private static func encode(_ image: ImageBuffer, config: WebPConfig, argb: Bool,
+                               cancellation: CancellationToken) throws(SplatError) -> [UInt8] {
+        var config = config
+        var picture = try WebPEncoderSettings.picture(from: image, argb: argb)
         defer { WebPPictureFree(&picture) }
         WebPEncoderSettings.attach(cancellation, to: &picture)
 
