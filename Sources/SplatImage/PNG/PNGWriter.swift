@@ -7,11 +7,11 @@ import SplatCore
 /// written as they are. The pixels decode bit-exactly with any PNG reader; the compressed bytes
 /// depend on the level, never on the thread count.
 public enum PNGWriter {
-    /// The libdeflate level for thumbnails and renders. On corpus renders level 4 comes within
-    /// 3–6 % of libpng's default size (zlib level 6) at about a third of the time of level 6;
-    /// see `docs-drafts/images.md` for the measured trade-off.
+    /// The libdeflate level for thumbnails and renders: on seven corpus renders it comes within
+    /// 1–6 % of libpng's default size (zlib level 6); level 6 gains 1–5 % for 1.3–2.4× the time,
+    /// levels 1–2 lose up to 11 % against libpng (`splat-bench png-levels`, docs-drafts/images.md).
     public static let defaultCompressionLevel = 4
-    /// The level of `fast: true`: about 5–15 % larger than the default, for intermediate files.
+    /// The level of `fast: true`: up to 10 % larger than the default, for intermediate files.
     public static let fastCompressionLevel = 1
     /// libdeflate's range: 0 stores the data uncompressed, 12 is its slowest and smallest.
     public static let compressionLevels = 0...12
