@@ -20,19 +20,27 @@ struct HuffmanDecodeTable: Sendable {
     /// set of lengths is refused; an incomplete one is allowed (RFC 1951 permits it for the
     /// distance code), and bits that match no code then fail in `decodeSlow`.
     init(lengths: UnsafeBufferPointer<UInt8>) throws(SplatError) {
-        var counts = [UInt16](repeating: 0, count: Self.maxCodeLength + 1)
-        for length in lengths {
-            guard Int(length) <= Self.maxCodeLength else {
-                throw SplatError(.corrupt, "deflate code length \(length) exceeds 15")
-            }
-            counts[Int(length)] += 1
+        guard lengths.allSatisfy({ Int($0) <= Self.maxCodeLength }) else {
+            throw SplatError(.corrupt, "deflate code length exceeds 15")
         }
-        counts[0] = 0
+        let counts = Self.tally(lengths)
         var left = 1
         for length in 1...Self.maxCodeLength {
             left = left << 1 - Int(counts[length])
             guard left >= 0 else { throw SplatError(.corrupt, "over-subscribed deflate Huffman code") }
         }
+        self.init(lengths: lengths, counts: counts)
+    }
+
+    /// How many symbols have each length 1 … 15 (index 0 is left at zero).
+    private static func tally(_ lengths: UnsafeBufferPointer<UInt8>) -> [UInt16] {
+        var counts = [UInt16](repeating: 0, count: maxCodeLength + 1)
+        for length in lengths where length != 0 { counts[Int(length)] += 1 }
+        return counts
+    }
+
+    /// Builds the table from lengths already checked (or constant, for the fixed codes).
+    private init(lengths: UnsafeBufferPointer<UInt8>, counts: [UInt16]) {
         var offsets = [Int](repeating: 0, count: Self.maxCodeLength + 2)
         for length in 1...Self.maxCodeLength { offsets[length + 1] = offsets[length] + Int(counts[length]) }
         var sorted = [UInt16](repeating: 0, count: offsets[Self.maxCodeLength + 1])
@@ -86,15 +94,14 @@ struct HuffmanDecodeTable: Sendable {
         return out
     }
 
+    /// A code from constant lengths that form a complete code.
+    private init(constant lengths: [UInt8]) {
+        self = lengths.withUnsafeBufferPointer { HuffmanDecodeTable(lengths: $0, counts: Self.tally($0)) }
+    }
+
     /// The fixed literal/length code of RFC 1951 section 3.2.6.
-    static let fixedLiteralLength: HuffmanDecodeTable = {
-        let lengths = (0..<288).map { UInt8($0 < 144 ? 8 : $0 < 256 ? 9 : $0 < 280 ? 7 : 8) }
-        return try! lengths.withUnsafeBufferPointer { try HuffmanDecodeTable(lengths: $0) }
-    }()
+    static let fixedLiteralLength = HuffmanDecodeTable(constant: (0..<288).map { UInt8($0 < 144 ? 8 : $0 < 256 ? 9 : $0 < 280 ? 7 : 8) })
 
     /// The fixed distance code: 30 used symbols (and two reserved) of 5 bits.
-    static let fixedDistance: HuffmanDecodeTable = {
-        let lengths = [UInt8](repeating: 5, count: 32)
-        return try! lengths.withUnsafeBufferPointer { try HuffmanDecodeTable(lengths: $0) }
-    }()
+    static let fixedDistance = HuffmanDecodeTable(constant: [UInt8](repeating: 5, count: 32))
 }
