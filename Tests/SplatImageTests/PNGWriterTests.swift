@@ -77,7 +77,7 @@ struct PNGWriterTests {
         let inspector = try PNGStreamInspector(bytes)
         #expect(inspector.chunks.allSatisfy { $0.crcMatches })
         #expect(inspector.types.first == "IHDR" && inspector.types[1] == "sRGB" && inspector.types.last == "IEND")
-        let rowBytes = width * channels, rowsPerBand = PNGImageData.rowsPerBand(rowBytes: rowBytes, bandTargetBytes: bandBytes)
+        let rowBytes = width * channels, rowsPerBand = PNGImageData.rowsPerBand(rowBytes: rowBytes, height: height, bandTargetBytes: bandBytes)
         #expect(inspector.types.filter { $0 == "IDAT" }.count == (height + rowsPerBand - 1) / rowsPerBand + 2)
         // zlib checks the joined stream's structure and its Adler-32.
         #expect(try inspector.inflated(expectedCount: (rowBytes + 1) * height).count == (rowBytes + 1) * height)
@@ -89,6 +89,16 @@ struct PNGWriterTests {
         let bytes = try Self.encodeInBands(image, bandBytes: 2500, level: level)
         #expect(try PNGReader.read(bytes: bytes) == image)
         #expect(try PillowDecoder.decode(bytes, suffix: "png").image == image)
+    }
+
+    @Test func bandsAreEvenAndNearTheTarget() {
+        let target = PNGImageData.bandTargetBytes
+        #expect(PNGImageData.rowsPerBand(rowBytes: 1024, height: 256, bandTargetBytes: target) == 256) // 256² RGBA: one band
+        #expect(PNGImageData.rowsPerBand(rowBytes: 2048, height: 512, bandTargetBytes: target) == 128) // 512²: four
+        #expect(PNGImageData.rowsPerBand(rowBytes: 4096, height: 1024, bandTargetBytes: target) == 64) // 1024²: sixteen
+        #expect(PNGImageData.rowsPerBand(rowBytes: 65536, height: 16384, bandTargetBytes: target) == 4) // 16384²: 4096 bands
+        #expect(PNGImageData.rowsPerBand(rowBytes: 1_000_000, height: 3, bandTargetBytes: target) == 1) // rows over the target
+        #expect(PNGImageData.rowsPerBand(rowBytes: 3, height: 1, bandTargetBytes: target) == 1)
     }
 
     @Test func bytesDoNotDependOnTheThreadCount() throws {

@@ -28,8 +28,8 @@ struct PNGImageData {
     init(image: ImageBuffer, level: Int, threads: Int?, bandTargetBytes: Int = Self.bandTargetBytes,
          cancellation: CancellationToken) throws(SplatError) {
         let rowBytes = image.width * image.channels
-        let rowsPerBand = Self.rowsPerBand(rowBytes: rowBytes, bandTargetBytes: bandTargetBytes)
         let height = image.height
+        let rowsPerBand = Self.rowsPerBand(rowBytes: rowBytes, height: height, bandTargetBytes: bandTargetBytes)
         let bandCount = (height + rowsPerBand - 1) / rowsPerBand
         let zeroRow = [UInt8](repeating: 0, count: rowBytes)
         let bytesPerPixel = image.channels
@@ -68,9 +68,13 @@ struct PNGImageData {
         trailer = ZlibBandStream.trailer(adler: adler)
     }
 
-    /// Whole rows per band: as many as fit `bandTargetBytes` of filtered bytes, at least one.
-    static func rowsPerBand(rowBytes: Int, bandTargetBytes: Int = Self.bandTargetBytes) -> Int {
-        max(1, bandTargetBytes / (rowBytes + 1))
+    /// Whole rows per band: the image split into the whole number of bands nearest to its
+    /// filtered size over `bandTargetBytes`, as evenly as rows allow — so a 256² RGBA image is one
+    /// band (not one and a row) and 512² is four, which two cores share evenly.
+    static func rowsPerBand(rowBytes: Int, height: Int, bandTargetBytes: Int = Self.bandTargetBytes) -> Int {
+        let filtered = Double(rowBytes + 1) * Double(height)
+        let bands = min(height, max(1, Int((filtered / Double(max(1, bandTargetBytes))).rounded())))
+        return (height + bands - 1) / bands
     }
 
     /// Bytes of the compressed stream in all.
