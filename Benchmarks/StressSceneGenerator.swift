@@ -61,7 +61,7 @@ enum StressSceneGenerator {
         guard colours.shDegree == 3, geometry.count > 0 else {
             throw SplatError(.invalidArgument, "corpus sources are not the expected files")
         }
-        guard DecodeLimits.fitsServiceCeiling(count: count, degree: 3) else {
+        guard DecodeLimits().sizeVerdict(count: count, fileDegree: 3).fitsServiceCeiling else {
             throw SplatError(.invalidArgument, "\(count) splats at SH degree 3 exceed the 768 MiB decoded-size ceiling")
         }
         let scene = build(count: count, seed: seed, geometry: geometry, colours: colours)

@@ -1,18 +1,17 @@
 import Foundation
 import SplatCore
 
-/// How the image readers reach their bytes: a file is memory-mapped and handed to a typed-throwing
-/// decoder; Foundation's untyped errors become `io` (file) or `corrupt` (bytes).
+/// How the image readers reach their bytes: a regular file is read into owned memory (through
+/// `FileIO`, like every input) and handed to a typed-throwing decoder; untyped errors from
+/// byte containers become `corrupt`.
 enum ImageFileBytes {
+    /// Largest image file read: the pixel budget's RGBA bytes, far above any PNG or WebP of it.
+    static let maxFileBytes = 4 * ImageLimits.maxPixels
+
     static func withContents<T>(ofFile path: String,
                                 _ decode: (UnsafeRawBufferPointer) throws(SplatError) -> T) throws(SplatError) -> T {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
-        } catch {
-            throw SplatError(.io, "cannot read \(path): \(error.localizedDescription)", file: path)
-        }
-        return try withBytes(data, file: path, decode)
+        let owned = try FileIO.readRegularFile(path, maxBytes: maxFileBytes)
+        return try withExtendedLifetime(owned) { () throws(SplatError) -> T in try decode(owned.bytes) }
     }
 
     static func withBytes<T, Bytes: ContiguousBytes>(_ bytes: Bytes, file: String?,

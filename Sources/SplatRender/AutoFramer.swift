@@ -68,10 +68,10 @@ public enum AutoFramer {
     /// notes). `margin` > 1 leaves that much room around the subject. A scene whose centres
     /// coincide (or an empty one) falls back to the bounding sphere of its largest splat.
     public static func frame(_ scene: SplatScene, width: Int, height: Int, fovYDegrees: Double,
-                             up: SIMD3<Double> = SIMD3(0, 1, 0), margin: Double = 1.1,
+                             up: SIMD3<Double> = Camera.defaultUp, margin: Double = 1.1,
                              elevationDegrees: Double = AutoFramer.defaultElevationDegrees) -> Framing {
         let upLength = (up * up).sum().squareRoot()
-        let unitUp = upLength > 0 && upLength.isFinite ? up / upLength : SIMD3(0, 1, 0)
+        let unitUp = upLength > 0 && upLength.isFinite ? up / upLength : Camera.defaultUp
         let fovY = min(max(fovYDegrees.isFinite ? fovYDegrees : 50, 1e-3), 179.9) * .pi / 180
         let aspect = Double(max(width, 1)) / Double(max(height, 1))
         let fovX = 2 * atan(aspect * tan(fovY / 2))
@@ -185,7 +185,7 @@ public enum AutoFramer {
         perView.withUnsafeMutableBufferPointer { out in
             Parallel.forEach(iterations: viewCount) { k in
                 let azimuth = defaultAzimuthDegrees + 360 * Double(k) / Double(viewCount)
-                let camera = framing.camera(azimuthDegrees: azimuth, elevationDegrees: elevationDegrees, fovYDegrees: 50)
+                let camera = framing.camera(azimuthDegrees: azimuth, elevationDegrees: elevationDegrees, fovYDegrees: Camera.defaultFovYDegrees)
                 guard let rows = camera.rotationRows else { return }
                 var needed = [Float](repeating: 0, count: n), whole = [Float](repeating: 0, count: n)
                 var nearness = [Float](repeating: 0, count: n)

@@ -18,9 +18,13 @@ public struct Camera: Sendable, Equatable, Codable {
 
     /// The reference renderer's near plane.
     public static let defaultNear = 0.2
+    /// Vertical field of view used unless a caller says otherwise.
+    public static let defaultFovYDegrees: Double = 50
+    /// The render frame's up (+Y of RUB): what "up" means when nobody gives one.
+    public static let defaultUp = SIMD3<Double>(0, 1, 0)
 
     public init(position: SIMD3<Double>, target: SIMD3<Double>, up: SIMD3<Double>,
-                fovYDegrees: Double = 50, near: Double = Camera.defaultNear) {
+                fovYDegrees: Double = Camera.defaultFovYDegrees, near: Double = Camera.defaultNear) {
         self.position = position
         self.target = target
         self.up = up

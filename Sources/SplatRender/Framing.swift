@@ -48,7 +48,7 @@ public struct Framing: Sendable, Equatable, Codable {
             let l = (v * v).sum().squareRoot()
             return l > 1e-9 && l.isFinite ? v / l : nil
         }
-        let u = normalized(up) ?? SIMD3(0, 1, 0)
+        let u = normalized(up) ?? Camera.defaultUp
         func horizontal(_ v: SIMD3<Double>) -> SIMD3<Double>? { normalized(v - (v * u).sum() * u) }
         let z = SIMD3<Double>(0, 0, 1), x = SIMD3<Double>(1, 0, 0)
         let e1 = reference.flatMap(horizontal) ?? horizontal(z) ?? horizontal(x) ?? x

@@ -22,7 +22,8 @@ final class PreparedScene: @unchecked Sendable {
 
     static let chunkSize = 16384
 
-    init(scene: SplatScene, threads: Int?) {
+    /// A cancelled token stops the preparation between chunks; the caller must then discard it.
+    init(scene: SplatScene, threads: Int?, cancellation: CancellationToken? = nil) {
         self.scene = scene
         count = scene.count
         stride = (count + 15) & ~15
@@ -40,7 +41,7 @@ final class PreparedScene: @unchecked Sendable {
         // Bands above 3 are never evaluated, so only bands 1–3 must be finite.
         let shChecked = 3 * SplatScene.shCoefficientCount(degree: min(scene.shDegree, 3))
         let shBase = UnsafePointer(scene.sh.baseAddress)
-        Parallel.forEachChunk(count: n, chunkSize: Self.chunkSize, threads: threads) { chunk, range in
+        Parallel.forEachChunk(count: n, chunkSize: Self.chunkSize, threads: threads, cancellation: cancellation) { chunk, range in
             var droppedHere = 0
             var i = range.lowerBound
             while i < range.upperBound {

@@ -46,7 +46,9 @@ struct Preprocessor {
         zs = UnsafePointer(prepared.scene.columnBase(.z))
     }
 
-    func run(threads: Int?, scratch: FrameScratch = FrameScratch()) -> Output {
+    /// A cancelled token stops it between chunks (chunks not run count no visible splats); the
+    /// renderer then throws instead of using the output.
+    func run(threads: Int?, scratch: FrameScratch = FrameScratch(), cancellation: CancellationToken? = nil) -> Output {
         let n = prepared.count
         let chunks = (n + Self.chunkSize - 1) / Self.chunkSize
         FrameScratch.ensure(&scratch.projected, n)
@@ -54,7 +56,7 @@ struct Preprocessor {
         let projected = scratch.projected, binInfo = scratch.binInfo
         let counts = AlignedBuffer<Int>(count: max(chunks, 1), zeroed: true)
         let pairs = AlignedBuffer<Int>(count: max(chunks, 1), zeroed: true)
-        Parallel.forEachChunk(count: n, chunkSize: Self.chunkSize, threads: threads) { chunk, range in
+        Parallel.forEachChunk(count: n, chunkSize: Self.chunkSize, threads: threads, cancellation: cancellation) { chunk, range in
             var visible = 0
             var pairCount = 0
             var i = range.lowerBound

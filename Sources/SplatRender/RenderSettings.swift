@@ -23,8 +23,11 @@ public struct RenderSettings: Sendable, Equatable {
     public static let defaultMaxTilePairs = 1 << 26
     /// Largest accepted width or height.
     public static let maxDimension = 16384
+    /// Image size used unless a caller says otherwise.
+    public static let defaultWidth = 512
+    public static let defaultHeight = 512
 
-    public init(width: Int = 512, height: Int = 512, background: SIMD3<Float>? = nil, antialiased: Bool? = nil,
+    public init(width: Int = RenderSettings.defaultWidth, height: Int = RenderSettings.defaultHeight, background: SIMD3<Float>? = nil, antialiased: Bool? = nil,
                 maxShDegree: Int? = nil, threads: Int? = nil, maxTilePairs: Int = RenderSettings.defaultMaxTilePairs) {
         self.width = width
         self.height = height

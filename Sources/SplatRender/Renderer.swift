@@ -24,6 +24,15 @@ public final class Renderer: @unchecked Sendable {
         prepared = PreparedScene(scene: scene, threads: threads)
     }
 
+    /// Prepares a renderer under a job's token: the per-scene pass (≈ 0.1 s for millions of
+    /// splats) stops when the token is cancelled, with the token's error.
+    public init(scene: SplatScene, threads: Int? = nil, cancellation: CancellationToken) throws(SplatError) {
+        self.scene = scene
+        self.threads = threads
+        prepared = PreparedScene(scene: scene, threads: threads, cancellation: cancellation)
+        try cancellation.check("while preparing the scene for rendering")
+    }
+
     /// Splats the renderer will never draw because a value is unusable (zero-length quaternion,
     /// NaN or infinite data, overflowing covariance).
     public var droppedSplatCount: Int { prepared.droppedCount }
@@ -36,7 +45,11 @@ public final class Renderer: @unchecked Sendable {
 
     /// Renders one frame. Throws `.invalidArgument` for an unusable camera or size and
     /// `.tooLarge` when the frame would need more than `settings.maxTilePairs` (tile, splat) pairs.
-    public func render(camera: Camera, settings: RenderSettings) throws(SplatError) -> RenderResult {
+    /// `cancellation` (default: the job's token bound to this thread, if any) is checked between
+    /// chunks of splats while projecting and between tiles while compositing; a cancelled frame
+    /// throws the token's error (`timeout`, `interrupted`, `cancelled`).
+    public func render(camera: Camera, settings: RenderSettings,
+                       cancellation: CancellationToken? = CancellationToken.current) throws(SplatError) -> RenderResult {
         let view = try ViewProjection(camera: camera, width: settings.width, height: settings.height)
         if let bg = settings.background, !(bg.x.isFinite && bg.y.isFinite && bg.z.isFinite) {
             throw SplatError(.invalidArgument, "background colour is not finite", field: "background")
@@ -56,7 +69,8 @@ public final class Renderer: @unchecked Sendable {
         let t0 = DispatchTime.now().uptimeNanoseconds
         var preprocessor = Preprocessor(prepared: prepared, view: view, antialiased: antialiased, shDegree: shDegree)
         preprocessor.exhaustive = exhaustive
-        let projection = preprocessor.run(threads: threads, scratch: scratch)
+        let projection = preprocessor.run(threads: threads, scratch: scratch, cancellation: cancellation)
+        try cancellation?.check("while projecting splats")
         let t1 = DispatchTime.now().uptimeNanoseconds
         guard projection.pairCount <= settings.maxTilePairs else {
             throw SplatError(.tooLarge, "frame needs \(projection.pairCount) tile pairs, limit \(settings.maxTilePairs)",
@@ -66,7 +80,9 @@ public final class Renderer: @unchecked Sendable {
         let t2 = DispatchTime.now().uptimeNanoseconds
         var compositor = TileCompositor(view: view, background: settings.background)
         compositor.exhaustive = exhaustive
-        let composed = compositor.composite(lists: lists, threads: threads)
+        try cancellation?.check("while binning splats into tiles")
+        let composed = compositor.composite(lists: lists, threads: threads, cancellation: cancellation)
+        try cancellation?.check("while compositing tiles")
         let t3 = DispatchTime.now().uptimeNanoseconds
 
         let image = ImageBuffer(width: view.width, height: view.height, channels: settings.background == nil ? 4 : 3,

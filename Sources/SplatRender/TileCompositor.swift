@@ -31,7 +31,8 @@ struct TileCompositor {
         var coverage: Double
     }
 
-    func composite(lists: TileBinner.TileLists, threads: Int?) -> Output {
+    /// A cancelled token stops it between tiles; the renderer then throws.
+    func composite(lists: TileBinner.TileLists, threads: Int?, cancellation: CancellationToken? = nil) -> Output {
         let projected = UnsafePointer(lists.splats.base)
         let tiles = lists.tileCount
         let channels = background == nil ? 4 : 3
@@ -46,7 +47,7 @@ struct TileCompositor {
         pixels.withUnsafeMutableBufferPointer { out in
             let outBase = out.baseAddress!
             order.withUnsafeBufferPointer { order in
-                Parallel.forEach(iterations: tiles, threads: threads) { k in
+                Parallel.forEach(iterations: tiles, threads: threads, cancellation: cancellation) { k in
                     let t = order[k]
                     coverage[t] = renderTile(t, lists: lists, projected: projected, out: outBase, channels: channels)
                 }

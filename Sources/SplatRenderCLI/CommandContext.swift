@@ -21,8 +21,8 @@ final class CommandContext {
         textSink = stdout
     }
 
-    var quiet: Bool { parsed.flag("quiet") }
-    var verbose: Bool { parsed.flag("verbose") && !quiet }
+    var quiet: Bool { parsed.flag(.quiet) }
+    var verbose: Bool { parsed.flag(.verbose) && !quiet }
 
     /// Standard input, read once and kept (a command may read the header and then decode).
     func standardInputBytes() -> [UInt8] {
@@ -71,7 +71,7 @@ final class CommandContext {
         if let error = report.error {
             stderr.write("error: \(error.description)\n")
         }
-        if let path = parsed.text("report") {
+        if let path = parsed.text(.report) {
             do throws(SplatError) {
                 try report.write(to: path)
             } catch {
@@ -79,7 +79,7 @@ final class CommandContext {
                 if status == .ok { status = .cannotCreate }
             }
         }
-        if !quiet && parsed.flag("json") {
+        if !quiet && parsed.flag(.json) {
             (reportSink ?? stdout).write(report.json.serialized() + "\n")
         }
         return status.rawValue
@@ -89,25 +89,4 @@ final class CommandContext {
     func failInput(_ error: SplatError) -> Int32 {
         fail(error, ExitCode.forInputError(error.kind))
     }
-}
-
-/// The options every decoding command shares, read once from the command line.
-struct DecodeOptions {
-    var path: String
-    var load: LoadOptions
-
-    init(_ parsed: ParsedCommand, path: String) {
-        self.path = path
-        let limits = DecodeLimits(maxDecodedBytes: parsed.integer("max-decoded-bytes") ?? DecodeLimits.serviceCeilingBytes,
-                                  maxShDegree: parsed.integer("max-sh-degree"),
-                                  strict: parsed.flag("strict"))
-        load = LoadOptions(format: parsed.format("format"), limits: limits, sourceFrame: parsed.frame("source-frame"),
-                           flip: parsed.flag("flip"), threads: parsed.integer("threads"))
-    }
-
-    var format: SplatFormat? { load.format }
-    var limits: DecodeLimits { load.limits }
-    var sourceFrame: CoordinateSystem? { load.sourceFrame }
-    var flip: Bool { load.flip }
-    var threads: Int? { load.threads }
 }

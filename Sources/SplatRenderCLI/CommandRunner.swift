@@ -1,4 +1,5 @@
 import SplatCore
+import SplatService
 
 /// The whole command line as one function: parse, dispatch, print, return the exit status.
 /// The executable is a one-line call to this; tests call it with captured streams.
@@ -14,7 +15,7 @@ public enum CommandRunner {
             return ExitCode.usage.rawValue
         }
         if parsed.wantsVersion {
-            stdout.write("\(CommandLineSpec.programName) \(CommandLineSpec.version)\n")
+            stdout.write("\(ProgramInfo.name) \(ProgramInfo.version)\n")
             return ExitCode.ok.rawValue
         }
         if parsed.command == .help {

@@ -1,16 +1,17 @@
-/// `--help` output, generated from `CommandLineSpec` so it always matches what the parser accepts.
+import SplatService
+/// `--help` output, generated from `OptionTable` so it always matches what the parser accepts.
 public enum HelpText {
     /// The overview: commands, common options, exit codes.
     public static func overview() -> String {
-        let name = CommandLineSpec.programName
-        var out = "\(name) \(CommandLineSpec.version): decode 3D Gaussian splat scenes (SPZ, PLY, compressed PLY, SOG, .splat) and render them on the CPU\n\n"
+        let name = ProgramInfo.name
+        var out = "\(name) \(ProgramInfo.version): decode 3D Gaussian splat scenes (SPZ, PLY, compressed PLY, SOG, .splat) and render them on the CPU\n\n"
         out += "usage:\n"
-        for spec in CommandLineSpec.commands {
+        for spec in OptionTable.commands {
             out += "  \(name) \(spec.synopsis)\n"
         }
         out += "\ncommands:\n"
-        let width = CommandLineSpec.commands.map(\.name.rawValue.count).max() ?? 0
-        for spec in CommandLineSpec.commands {
+        let width = OptionTable.commands.map(\.name.rawValue.count).max() ?? 0
+        for spec in OptionTable.commands {
             out += "  " + pad(spec.name.rawValue, width) + "  " + spec.summary + "\n"
         }
         out += "\nRun '\(name) help COMMAND' or '\(name) COMMAND --help' for its options.\n"
@@ -24,12 +25,12 @@ public enum HelpText {
     /// Usage and options of one command.
     public static func forCommand(_ command: CommandName) -> String {
         if command == .help { return overview() }
-        let spec = CommandLineSpec.command(command)
-        var out = "usage: \(CommandLineSpec.programName) \(spec.synopsis)\n\n"
+        let spec = OptionTable.command(command)
+        var out = "usage: \(ProgramInfo.name) \(spec.synopsis)\n\n"
         out += wrap(spec.details.split(separator: "\n").joined(separator: " "), width: 96, indent: "") + "\n\noptions:\n"
         // The command's own options first, then those every decoding command shares.
-        let all = CommandLineSpec.options(for: command)
-        let shared = { (o: OptionSpec) in o.commands.isSuperset(of: CommandLineSpec.decoding) }
+        let all = OptionTable.options(for: command)
+        let shared = { (o: OptionSpec) in o.commands.isSuperset(of: OptionTable.decoding) }
         let options = all.filter { !shared($0) } + all.filter(shared)
         let width = min(34, options.map(\.signature.count).max() ?? 0)
         for option in options {

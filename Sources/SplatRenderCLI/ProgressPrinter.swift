@@ -34,13 +34,13 @@ final class ProgressPrinter: @unchecked Sendable {
     convenience init(_ context: CommandContext) {
         let parsed = context.parsed
         let mode: Mode
-        switch parsed.choice("progress") ?? "auto" {
+        switch parsed.choice(.progress) ?? "auto" {
         case "none": mode = .none
         case "json": mode = .json
         case "line": mode = .line
         default: mode = context.stderr.isTerminal ? .line : .none
         }
-        self.init(mode: context.quiet && !parsed.isGiven("progress") ? .none : mode, sink: context.stderr)
+        self.init(mode: context.quiet && !parsed.isGiven(.progress) ? .none : mode, sink: context.stderr)
     }
 
     /// The handler to give a job or batch; nil when nothing is shown.

@@ -9,20 +9,19 @@ import SplatService
 enum RenderCommand {
     static func run(_ context: CommandContext) -> Int32 {
         let parsed = context.parsed
-        guard let outPath = parsed.text("out") else {
+        guard let outPath = parsed.text(.out) else {
             return context.usage("render needs --out FILE.png (or --out - for standard output)")
         }
-        let options = DecodeOptions(parsed, path: parsed.positionals[0])
         // With the PNG on stdout, everything else printed goes to stderr.
         if outPath == "-" { context.textSink = context.stderr }
-        let job = SceneJob(command: "render", input: context.sceneInput(options.path), load: options.load,
-                           view: parsed.viewOptions, image: outPath == "-" ? .caller : .file(outPath),
+        let job = SceneJob(command: "render", input: context.sceneInput(parsed.positionals[0]), load: parsed.loadOptions,
+                           view: parsed.viewRequest, image: outPath == "-" ? .caller : .file(outPath),
                            timeoutSeconds: parsed.timeoutSeconds)
         let progress = ProgressPrinter(context)
         let outcome = job.run(progress: progress.handler)
         progress.clear()
         var report = outcome.report
-        if report.succeeded, outPath == "-", let png = outcome.imagePNG {
+        if report.succeeded, outPath == "-", let png = outcome.imageBytes {
             let written = report.time(.write) { context.stdout.write(png) }
             if written, let image = outcome.image {
                 report.outputs.append(OutputRecord(path: "-", role: .image, format: "png", bytes: png.count,
@@ -38,7 +37,7 @@ enum RenderCommand {
     /// Warnings, `--verbose` details and the closing line.
     static func describe(_ report: RunReport, context: CommandContext, outPath: String) {
         for warning in report.warnings { context.warn(warning) }
-        let json = context.parsed.flag("json")
+        let json = context.parsed.flag(.json)
         if context.verbose && !json {
             if let decision = report.decision { context.say("frame: \(decision.summary)") }
             if let camera = report.camera { context.say("camera: \(camera.summary)") }

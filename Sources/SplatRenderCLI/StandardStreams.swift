@@ -1,4 +1,6 @@
 import Foundation
+import SplatCore
+import SplatService
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -36,17 +38,12 @@ public final class FileDescriptorOutput: OutputSink {
 
     @discardableResult
     public func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
-        var offset = 0
-        while offset < bytes.count {
-            let n = Glibc.write(descriptor, base + offset, bytes.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            offset += n
+        do throws(SplatError) {
+            try FileIO.writeAll(descriptor, bytes, path: nil)
+            return true
+        } catch {
+            return false
         }
-        return true
     }
 }
 

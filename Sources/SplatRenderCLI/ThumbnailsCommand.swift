@@ -9,14 +9,14 @@ import SplatService
 enum ThumbnailsCommand {
     static func run(_ context: CommandContext) -> Int32 {
         let parsed = context.parsed
-        guard let outputDirectory = parsed.text("out-dir") else {
+        guard let outputDirectory = parsed.text(.outDir) else {
             return context.usage("thumbnails needs --out-dir DIR")
         }
         var arguments = parsed.positionals
         if arguments.contains("-") {
             return context.usage("thumbnails takes paths; use --from-stdin for a list of paths on standard input, or render - for one scene")
         }
-        if parsed.flag("from-stdin") {
+        if parsed.flag(.fromStdin) {
             let text = String(decoding: context.standardInputBytes(), as: UTF8.self)
             for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
                 let path = line.hasSuffix("\r") ? String(line.dropLast()) : String(line)
@@ -32,7 +32,7 @@ enum ThumbnailsCommand {
             return context.fail(SplatError(.io, "cannot create the output folder: \(error.localizedDescription)",
                                            file: outputDirectory), .cannotCreate)
         }
-        let reportPath = parsed.text("report")
+        let reportPath = parsed.text(.report)
         var log: JSONLinesLog?
         if let reportPath, reportPath != "-" {
             do throws(SplatError) {
@@ -43,14 +43,13 @@ enum ThumbnailsCommand {
         }
 
         let inputs = BatchInput.expand(arguments)
-        let decode = DecodeOptions(parsed, path: "")
-        let options = BatchOptions(outputDirectory: outputDirectory, jobs: parsed.integer("jobs") ?? 1, load: decode.load,
-                                   view: parsed.viewOptions, orbit: parsed.orbitOptions, writeImage: true,
-                                   writeFrames: parsed.isGiven("turntable"),
-                                   sheet: parsed.flag("sheet") ? parsed.sheetPlan : nil,
-                                   animation: parsed.flag("animation") ? parsed.animationSettings : nil,
+        let options = BatchOptions(outputDirectory: outputDirectory, jobs: parsed.integer(.jobs) ?? BatchOptions.defaultJobs,
+                                   load: parsed.loadOptions, view: parsed.viewRequest, orbit: parsed.orbitOptions, writeImage: true,
+                                   writeFrames: parsed.isGiven(.turntable),
+                                   sheet: parsed.flag(.sheet) ? parsed.sheetPlan : nil,
+                                   animation: parsed.flag(.animation) ? parsed.animationOptions : nil,
                                    timeoutSeconds: parsed.timeoutSeconds)
-        let console = BatchConsole(context, linesToStdout: parsed.flag("json") || reportPath == "-")
+        let console = BatchConsole(context, linesToStdout: parsed.flag(.json) || reportPath == "-")
         if inputs.isEmpty { console.warn("no scenes found in \(arguments.joined(separator: ", "))") }
         let summary = BatchRunner(options: options).run(inputs, log: log, progress: console.progress.handler,
                                                         completion: console.finished)

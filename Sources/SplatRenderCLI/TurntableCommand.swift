@@ -7,19 +7,18 @@ import SplatService
 enum TurntableCommand {
     static func run(_ context: CommandContext) -> Int32 {
         let parsed = context.parsed
-        let framesDirectory = parsed.text("out"), sheet = parsed.text("sheet"), animation = parsed.text("animation")
+        let framesDirectory = parsed.text(.out), sheet = parsed.text(.sheet), animation = parsed.text(.animation)
         guard framesDirectory != nil || sheet != nil || animation != nil else {
             return context.usage("turntable needs an output: --out DIR, --sheet FILE.png or --animation FILE.webp")
         }
         if [framesDirectory, sheet, animation].contains("-") {
             return context.usage("turntable writes files; standard output (-) is only for render --out")
         }
-        let options = DecodeOptions(parsed, path: parsed.positionals[0])
-        let job = SceneJob(command: CommandName.turntable.rawValue, input: context.sceneInput(options.path),
-                           load: options.load, view: parsed.viewOptions, orbit: parsed.orbitOptions,
+        let job = SceneJob(command: CommandName.turntable.rawValue, input: context.sceneInput(parsed.positionals[0]),
+                           load: parsed.loadOptions, view: parsed.viewRequest, orbit: parsed.orbitOptions,
                            framesDirectory: framesDirectory,
                            sheet: sheet.map { SheetOutput(path: $0, plan: parsed.sheetPlan) },
-                           animation: animation.map { AnimationOutput(path: $0, settings: parsed.animationSettings) },
+                           animation: animation.map { AnimationOutput(path: $0, options: parsed.animationOptions) },
                            timeoutSeconds: parsed.timeoutSeconds)
         let progress = ProgressPrinter(context)
         let outcome = job.run(progress: progress.handler)
@@ -31,7 +30,7 @@ enum TurntableCommand {
 
     static func describe(_ report: RunReport, context: CommandContext) {
         for warning in report.warnings { context.warn(warning) }
-        guard !context.parsed.flag("json") else { return }
+        guard !context.parsed.flag(.json) else { return }
         if context.verbose {
             if let decision = report.decision { context.say("frame: \(decision.summary)") }
             if let orbit = report.orbit {

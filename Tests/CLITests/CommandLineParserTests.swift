@@ -1,4 +1,5 @@
 import Testing
+import SplatService
 import SplatCore
 import SplatFormats
 import TestSupport
@@ -20,16 +21,16 @@ import TestSupport
         let spaced = try parse(["render", "a.ply", "--out", "x.png", "--resolution", "640x480", "--camera-fov", "35"])
         let joined = try parse(["render", "a.ply", "--out=x.png", "--resolution=640x480", "--camera-fov=35"])
         #expect(spaced == joined)
-        #expect(spaced.text("out") == "x.png")
-        #expect(spaced.resolution("resolution")! == (640, 480))
-        #expect(spaced.number("camera-fov") == 35)
+        #expect(spaced.text(.out) == "x.png")
+        #expect(spaced.resolution(.resolution)! == (640, 480))
+        #expect(spaced.number(.cameraFov) == 35)
     }
 
     @Test func aValueMayStartWithADash() throws {
         let p = try parse(["scene.spz", "--camera-pos", "-1.5,0.2,3", "--camera-up", "-0,-1,0", "--out", "-"])
-        #expect(p.vector("camera-pos") == SIMD3(-1.5, 0.2, 3))
-        #expect(p.vector("camera-up") == SIMD3(0, -1, 0))
-        #expect(p.text("out") == "-")
+        #expect(p.vector(.cameraPos) == SIMD3(-1.5, 0.2, 3))
+        #expect(p.vector(.cameraUp) == SIMD3(0, -1, 0))
+        #expect(p.text(.out) == "-")
         #expect(p.positionals == ["scene.spz"])
     }
 
@@ -37,13 +38,13 @@ import TestSupport
         let p = try parse(["scene.spz", "-o", "frame.png"])
         #expect(p.command == .render)
         #expect(p.positionals == ["scene.spz"])
-        #expect(p.text("out") == "frame.png")
+        #expect(p.text(.out) == "frame.png")
         // Defaults come from the table and are parsed like given values.
-        #expect(p.resolution("resolution")! == (512, 512))
-        #expect(p.number("camera-fov") == 50)
-        #expect(p.choice("antialiased") == "auto")
-        #expect(p.integer("max-decoded-bytes") == 805_306_368)
-        #expect(!p.isGiven("resolution"))
+        #expect(p.resolution(.resolution)! == (512, 512))
+        #expect(p.number(.cameraFov) == 50)
+        #expect(p.choice(.antialiased) == "auto")
+        #expect(p.integer(.maxDecodedBytes) == 805_306_368)
+        #expect(!p.isGiven(.resolution))
         let named = try parse(["render", "scene.spz", "-o", "frame.png"])
         #expect(named == p)
     }
@@ -51,32 +52,32 @@ import TestSupport
     @Test func doubleDashEndsOptionsAndDashIsPositional() throws {
         let p = try parse(["info", "--json", "--", "--weird-name.ply"])
         #expect(p.command == .info)
-        #expect(p.flag("json"))
+        #expect(p.flag(.json))
         #expect(p.positionals == ["--weird-name.ply"])
         let stdin = try parse(["info", "-", "--format", "splat"])
         #expect(stdin.positionals == ["-"])
-        #expect(stdin.format("format") == .splat)
+        #expect(stdin.format(.format) == .splat)
         let convert = try parse(["convert", "in.ply", "out.spz", "--to-frame", "opengl", "--spz-version", "3"])
         #expect(convert.positionals == ["in.ply", "out.spz"])
-        #expect(convert.frame("to-frame") == .rub)
-        #expect(convert.integer("spz-version") == 3)
+        #expect(convert.frame(.toFrame) == .rub)
+        #expect(convert.integer(.spzVersion) == 3)
     }
 
     @Test func lastRepeatedValueWins() throws {
         let p = try parse(["a.ply", "--out", "1.png", "--out", "2.png"])
-        #expect(p.text("out") == "2.png")
+        #expect(p.text(.out) == "2.png")
     }
 
     @Test func frameNamesAndFormatsAreCaseInsensitive() throws {
         let p = try parse(["info", "a.ply", "--source-frame", "rdf", "--format", "Compressed-PLY"])
-        #expect(p.frame("source-frame") == .rdf)
-        #expect(p.format("format") == .compressedPLY)
+        #expect(p.frame(.sourceFrame) == .rdf)
+        #expect(p.format(.format) == .compressedPLY)
     }
 
     @Test func byteCountsAcceptBinarySuffixes() throws {
-        #expect(try parse(["info", "a", "--max-decoded-bytes", "1M"]).integer("max-decoded-bytes") == 1 << 20)
-        #expect(try parse(["info", "a", "--max-decoded-bytes=768MiB"]).integer("max-decoded-bytes") == 805_306_368)
-        #expect(try parse(["info", "a", "--max-decoded-bytes", "4096"]).integer("max-decoded-bytes") == 4096)
+        #expect(try parse(["info", "a", "--max-decoded-bytes", "1M"]).integer(.maxDecodedBytes) == 1 << 20)
+        #expect(try parse(["info", "a", "--max-decoded-bytes=768MiB"]).integer(.maxDecodedBytes) == 805_306_368)
+        #expect(try parse(["info", "a", "--max-decoded-bytes", "4096"]).integer(.maxDecodedBytes) == 4096)
         #expect(usageMessage(["info", "a", "--max-decoded-bytes", "-5"]) != nil)
         #expect(usageMessage(["info", "a", "--max-decoded-bytes", "99999999999999999999"]) != nil)
         #expect(usageMessage(["info", "a", "--max-decoded-bytes", "9000000000T"]) != nil)
@@ -125,23 +126,23 @@ import TestSupport
     }
 
     @Test func everyDefaultInTheTableParses() throws {
-        for spec in CommandLineSpec.options {
+        for spec in OptionTable.options {
             guard let text = spec.defaultValue else { continue }
-            _ = try CommandLineParser.parseValue(text, for: spec)
+            _ = try OptionValueParser.parse(text, for: spec)
         }
-        let names = CommandLineSpec.options.map(\.name)
+        let names = OptionTable.options.map(\.name)
         #expect(Set(names).count == names.count, "option names are unique")
-        let shorts = CommandLineSpec.options.compactMap(\.short)
+        let shorts = OptionTable.options.compactMap(\.short)
         #expect(Set(shorts).count == shorts.count, "short aliases are unique")
     }
 
     @Test func helpListsEveryOptionOfTheCommand() {
         for command in CommandName.allCases where command != .help {
             let text = HelpText.forCommand(command)
-            for spec in CommandLineSpec.options(for: command) {
+            for spec in OptionTable.options(for: command) {
                 #expect(text.contains("--\(spec.name)"), "\(command) help lacks --\(spec.name)")
             }
-            for spec in CommandLineSpec.options where !spec.commands.contains(command) {
+            for spec in OptionTable.options where !spec.commands.contains(command) {
                 #expect(!text.contains("--\(spec.name) "), "\(command) help shows --\(spec.name)")
             }
         }
@@ -151,21 +152,21 @@ import TestSupport
 @Suite struct ServiceOptionParsingTests {
     @Test func progressTakesAValueOnlyWhenItIsOne() throws {
         let bare = try CommandLineParser.parse(["render", "--progress", "scene.ply", "-o", "a.png"])
-        #expect(bare.choice("progress") == "line" && bare.positionals == ["scene.ply"])
+        #expect(bare.choice(.progress) == "line" && bare.positionals == ["scene.ply"])
         let json = try CommandLineParser.parse(["render", "scene.ply", "--progress", "json", "-o", "a.png"])
-        #expect(json.choice("progress") == "json" && json.positionals == ["scene.ply"])
+        #expect(json.choice(.progress) == "json" && json.positionals == ["scene.ply"])
         let inline = try CommandLineParser.parse(["render", "scene.ply", "--progress=none", "-o", "a.png"])
-        #expect(inline.choice("progress") == "none")
-        #expect(try CommandLineParser.parse(["render", "s.ply", "-o", "a.png"]).choice("progress") == "auto")
+        #expect(inline.choice(.progress) == "none")
+        #expect(try CommandLineParser.parse(["render", "s.ply", "-o", "a.png"]).choice(.progress) == "auto")
         #expect(throws: UsageError.self) { try CommandLineParser.parse(["render", "s.ply", "--progress=loud"]) }
     }
 
     @Test func oneOptionNameMayTakeAPathOrBeAFlag() throws {
         let turntable = try CommandLineParser.parse(["turntable", "s.ply", "--sheet", "sheet.png", "--sheet-elevations", "10,-5.5"])
-        #expect(turntable.text("sheet") == "sheet.png")
-        #expect(turntable.numbers("sheet-elevations") == [10, -5.5])
+        #expect(turntable.text(.sheet) == "sheet.png")
+        #expect(turntable.numbers(.sheetElevations) == [10, -5.5])
         let thumbnails = try CommandLineParser.parse(["thumbnails", "a.ply", "--sheet", "b.ply", "--out-dir", "o"])
-        #expect(thumbnails.flag("sheet") && thumbnails.positionals == ["a.ply", "b.ply"])
+        #expect(thumbnails.flag(.sheet) && thumbnails.positionals == ["a.ply", "b.ply"])
         #expect(throws: UsageError.self) { try CommandLineParser.parse(["turntable", "s.ply", "--sheet-elevations", "10,95"]) }
         #expect(throws: UsageError.self) { try CommandLineParser.parse(["turntable", "s.ply", "--turntable", "5"]) }
         let help = HelpText.forCommand(.thumbnails)
@@ -186,7 +187,7 @@ import TestSupport
     @Test func versionAndHelpGoToStdout() {
         let out = CapturedOutput(), err = CapturedOutput()
         #expect(CommandRunner.run(["--version"], stdout: out, stderr: err) == 0)
-        #expect(out.text == "splatrender \(CommandLineSpec.version)\n")
+        #expect(out.text == "splatrender \(ProgramInfo.version)\n")
         let help = CapturedOutput()
         #expect(CommandRunner.run(["help", "render"], stdout: help, stderr: err) == 0)
         #expect(help.text.hasPrefix("usage: splatrender [render] SCENE --out FILE.png"))

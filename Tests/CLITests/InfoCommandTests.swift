@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SplatService
 import SplatCore
 import SplatFormats
 import TestSupport

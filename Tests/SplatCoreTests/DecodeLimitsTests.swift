@@ -29,8 +29,8 @@ import SplatCore
         limits.maxShDegree = 0
         // 5M SH3 splats are too large at degree 3 but fit at degree 0.
         #expect(try limits.checkScene(count: 5_000_000, fileDegree: 3) == 0)
-        #expect(DecodeLimits.fitsServiceCeiling(count: 5_000_000, degree: 0))
-        #expect(!DecodeLimits.fitsServiceCeiling(count: 5_000_000, degree: 3))
+        #expect(limits.sizeVerdict(count: 5_000_000, fileDegree: 3).fitsServiceCeiling)
+        #expect(!DecodeLimits().sizeVerdict(count: 5_000_000, fileDegree: 3).fitsServiceCeiling)
     }
 
     @Test func checkedArithmetic() {

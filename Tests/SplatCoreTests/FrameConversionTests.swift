@@ -139,7 +139,7 @@ private extension SIMD3 where Scalar == Double {
         s.declaredFrame = .rdf
         #expect(FrameDecision.decide(for: s).sourceFrame == .rdf)
         #expect(FrameDecision.decide(for: s).reason == .fileDeclaration)
-        let explicit = FrameDecision.decide(for: s, explicit: .luf, flip: true)
+        let explicit = FrameDecision.decide(for: s, options: FrameOptions(sourceFrame: .luf, flip: true))
         #expect(explicit.sourceFrame == .luf && explicit.reason == .option)
         // LUF → RUB mirrors x; the flip then turns half about X.
         #expect(explicit.conversion.apply(point: SIMD3(1, 2, 3)) == SIMD3(-1, -2, 3))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SplatRender
 import SplatCore
 import SplatFormats
 import SplatImage
@@ -41,7 +42,8 @@ import TestSupport
         #expect(inputs.map { ($0.path as NSString).lastPathComponent } ==
                 ["biker.spz", "cut.spz", "fruit.ply", "logo", "tiny.spz", "notes.ply", "Fruit.ply", "gone.spz"])
         // "Fruit" would write Fruit.png beside fruit.png: on a case-insensitive disk the same file.
-        #expect(inputs.map(\.stem) == ["biker", "cut", "fruit", "logo", "tiny", "notes", "Fruit-2", "gone"])
+        // Scanned inputs keep their place in the tree; a file given directly uses its name.
+        #expect(inputs.map(\.stem) == ["biker", "cut", "fruit", "logo", "nested/tiny", "notes", "Fruit-2", "gone"])
         #expect(inputs.last?.problem?.kind == .io)
         #expect(inputs.dropLast().allSatisfy { $0.problem == nil })
         #expect(BatchInput.stem(for: "/a/logo/meta.json") == "logo")
@@ -57,8 +59,8 @@ import TestSupport
         // fruit (1,114,156 bytes declared) fits; biker (8.5 MB) and the SOG logo (17 MB) do not.
         load.limits.maxDecodedBytes = 2_000_000
         let options = BatchOptions(outputDirectory: out.path, jobs: 2, load: load,
-                                   view: ViewOptions(width: 32, height: 24, maxShDegree: 0), orbit: OrbitOptions(frames: 3),
-                                   writeFrames: true, sheet: SheetPlan(views: 3), animation: AnimationSettings())
+                                   view: ViewRequest(settings: RenderSettings(width: 32, height: 24, maxShDegree: 0)), orbit: OrbitOptions(frames: 3),
+                                   writeFrames: true, sheet: SheetPlan(views: 3), animation: AnimatedWebPWriter.Options())
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         let log = try JSONLinesLog(path: reportPath)
         let inputs = BatchInput.expand([dir.appendingPathComponent("in").path])
@@ -104,8 +106,8 @@ import TestSupport
 
         // Good inputs have every output, bad ones none, and nothing half-written remains.
         let expected = ["fruit.png", "fruit.sheet.png", "fruit.webp", "fruit/frame_000.png", "fruit/frame_001.png",
-                        "fruit/frame_002.png", "tiny.png", "tiny.sheet.png", "tiny.webp", "tiny/frame_000.png",
-                        "tiny/frame_001.png", "tiny/frame_002.png"]
+                        "fruit/frame_002.png", "nested/tiny.png", "nested/tiny.sheet.png", "nested/tiny.webp",
+                        "nested/tiny/frame_000.png", "nested/tiny/frame_001.png", "nested/tiny/frame_002.png"]
         #expect(ServiceFixtures.files(under: out) == expected)
         #expect(ServiceFixtures.files(under: dir).filter { $0.contains(".tmp-") || $0.hasSuffix(".partial") }.isEmpty)
         let thumbnail = try PNGReader.read(path: out.appendingPathComponent("fruit.png").path)
@@ -118,7 +120,7 @@ import TestSupport
         #expect(events.all.contains { $0.stage == "render" && $0.input?.hasSuffix("fruit.ply") == true })
     }
 
-    @Test func runningInputsStayWithinTheDeclaredMemoryBudget() throws {
+    @Test func runningInputsStayWithinTheMemoryBudgetByTheirEstimates() throws {
         let dir = try Fixtures.temporaryDirectory("svc-budget")
         var paths: [String] = []
         for i in 0..<3 {
@@ -127,21 +129,30 @@ import TestSupport
             paths.append(path)
         }
         let inputs = BatchInput.expand(paths)
-        let declared = try SceneLoader.readHeader(.path(paths[0])).declaredDecodedBytes() ?? 0
-        #expect(declared > 0)
-        // Room for one input at a time although three jobs are allowed.
         var narrow = BatchOptions(outputDirectory: dir.appendingPathComponent("a").path, jobs: 3,
-                                  view: ViewOptions(width: 8, height: 8))
-        narrow.memoryBudget = declared * 3 / 2
+                                  view: ViewRequest(settings: RenderSettings(width: 8, height: 8)))
+        let job = narrow.job(for: inputs[0], index: 0)
+        let header = try SceneLoader.readHeader(.path(paths[0]))
+        let estimate = try #require(SceneAdmission.verdict(for: job, header: header, inputBytes: SceneAdmission.inputBytes(of: job.input),
+                                                           memoryBudget: nil).estimate?.totalBytes)
+        #expect(estimate > header.count * SplatScene.bytesPerSplat(degree: header.shDegree))
+        // Room for one input at a time although three jobs are allowed.
+        narrow.memoryBudget = estimate * 3 / 2
         let one = BatchRunner(options: narrow).run(inputs)
         #expect(one.succeeded == 3)
-        #expect(one.peakRunning == 1 && one.peakRunningBytes == declared)
+        #expect(one.peakRunning == 1 && one.peakRunningBytes == estimate)
         // One job at a time whatever the budget.
         var serial = BatchOptions(outputDirectory: dir.appendingPathComponent("b").path, jobs: 1,
-                                  view: ViewOptions(width: 8, height: 8))
-        serial.memoryBudget = declared * 10
+                                  view: ViewRequest(settings: RenderSettings(width: 8, height: 8)))
+        serial.memoryBudget = estimate * 10
         let two = BatchRunner(options: serial).run(inputs)
         #expect(two.succeeded == 3 && two.peakRunning == 1)
+        // A budget below one input's estimate refuses every input without decoding it.
+        var tight = serial
+        tight.outputDirectory = dir.appendingPathComponent("c").path
+        tight.memoryBudget = estimate - 1
+        let none = BatchRunner(options: tight).run(inputs)
+        #expect(none.succeeded == 0 && none.statusCounts == ["too_large": 3] && none.peakRunning == 0)
     }
 }
 

@@ -11,7 +11,7 @@ import TestSupport
     @Test func tilesAreTheIndividualRendersDownscaled() throws {
         let dir = try Fixtures.temporaryDirectory("svc-sheet")
         let path = dir.appendingPathComponent("sheet.png").path
-        let view = ViewOptions(width: 30, height: 24, maxShDegree: 0)
+        let view = ViewRequest(settings: RenderSettings(width: 30, height: 24, maxShDegree: 0))
         let plan = SheetPlan(views: 3, elevationsDegrees: [10, 45], downscale: 2)
         let report = SceneJob(command: "turntable", input: .path(ServiceFixtures.fruit), view: view,
                               sheet: SheetOutput(path: path, plan: plan)).run().report
@@ -29,7 +29,7 @@ import TestSupport
         let layout = try ContactSheet.layout(count: 6, tileWidth: 30, tileHeight: 24, columns: 3, downscale: 2)
         var tiles: [ImageBuffer] = []
         for (j, camera) in cameras.enumerated() {
-            let alone = try renderer.render(camera: camera, settings: view.renderSettings).image.downscaled(by: 2)
+            let alone = try renderer.render(camera: camera, settings: view.settings).image.downscaled(by: 2)
             let (x, y) = layout.origin(ofTile: j)
             let tile = ServiceFixtures.crop(sheet, x: x, y: y, width: 15, height: 12)
             #expect(tile == alone, "tile \(j)")
@@ -44,7 +44,7 @@ import TestSupport
         // 4 sheet views at the orbit's elevation fall on frames 0, 2, 4, 6 of 8: no extra renders.
         let dir = try Fixtures.temporaryDirectory("svc-sheet-reuse")
         let job = SceneJob(command: "turntable", input: .path(Fixtures.vector("tiny-3dgs-le.ply")),
-                           view: ViewOptions(width: 16, height: 16), orbit: OrbitOptions(frames: 8),
+                           view: ViewRequest(settings: RenderSettings(width: 16, height: 16)), orbit: OrbitOptions(frames: 8),
                            framesDirectory: dir.appendingPathComponent("f").path,
                            sheet: SheetOutput(path: dir.appendingPathComponent("s.png").path, plan: SheetPlan(views: 4)))
         let report = job.run().report

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SplatRender
 import SplatCore
 import SplatFormats
 import TestSupport
@@ -18,7 +19,7 @@ import TestSupport
 
     @Test func everyReportHasTheSameKeysInTheSameOrder() throws {
         let dir = try Fixtures.temporaryDirectory("svc-report")
-        let ok = SceneJob(input: .path(Fixtures.vector("minimal-v4.spz")), view: ViewOptions(width: 8, height: 8),
+        let ok = SceneJob(input: .path(Fixtures.vector("minimal-v4.spz")), view: ViewRequest(settings: RenderSettings(width: 8, height: 8)),
                           image: .file(dir.appendingPathComponent("a.png").path)).run().report
         #expect(ok.status == "ok")
         #expect(Self.keys(of: ok.json) == Self.keys)
@@ -71,10 +72,10 @@ import TestSupport
         #expect(refused.status == "bad_magic")
         #expect(refused.message.contains("--format splat"))
         let job = SceneJob(input: .bytes(bytes, name: "-"), load: LoadOptions(format: .splat),
-                           view: ViewOptions(width: 12, height: 10), image: .caller)
+                           view: ViewRequest(settings: RenderSettings(width: 12, height: 10)), image: .caller)
         let outcome = job.run()
         #expect(outcome.report.status == "ok")
         #expect(outcome.report.input == "-")
-        #expect(outcome.image?.width == 12 && outcome.imagePNG?.prefix(4) == [0x89, 0x50, 0x4E, 0x47])
+        #expect(outcome.image?.width == 12 && outcome.imageBytes?.prefix(4) == [0x89, 0x50, 0x4E, 0x47])
     }
 }

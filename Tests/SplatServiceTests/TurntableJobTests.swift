@@ -11,7 +11,7 @@ import TestSupport
     @Test func frameZeroIsTheRenderOfTheSameCameraAndFramesDiffer() throws {
         let dir = try Fixtures.temporaryDirectory("svc-turntable")
         let frames = dir.appendingPathComponent("frames").path
-        let view = ViewOptions(width: 64, height: 48, maxShDegree: 1)
+        let view = ViewRequest(settings: RenderSettings(width: 64, height: 48, maxShDegree: 1))
         let turntable = SceneJob(command: "turntable", input: .path(ServiceFixtures.fruit), view: view,
                                  orbit: OrbitOptions(frames: 5), framesDirectory: frames).run()
         #expect(turntable.report.succeeded, "\(String(describing: turntable.report.error))")
@@ -27,10 +27,10 @@ import TestSupport
                                       fovYDegrees: camera.fovYDegrees)
         let render = SceneJob(input: .path(ServiceFixtures.fruit), view: single, image: .caller).run()
         let frame0 = try ServiceFixtures.bytes(frames + "/frame_000.png")
-        #expect(render.imagePNG == frame0)
+        #expect(render.imageBytes == frame0)
         // With the default orbit, frame 0 is also exactly the automatic view of a plain render.
         let auto = SceneJob(input: .path(ServiceFixtures.fruit), view: view, image: .caller).run()
-        #expect(auto.imagePNG == frame0)
+        #expect(auto.imageBytes == frame0)
 
         // Every frame shows a good part of the scene, and no two frames are the same picture.
         var seen: [[UInt8]] = []
@@ -87,7 +87,7 @@ import TestSupport
         // RDF → RUB is a half turn, so the stored elevations no longer mean the same thing.
         let dir = try Fixtures.temporaryDirectory("svc-hints")
         let job = SceneJob(command: "turntable", input: .path(Fixtures.vector("sh1-ext-v4.spz")),
-                           view: ViewOptions(width: 16, height: 16), orbit: OrbitOptions(frames: 2),
+                           view: ViewRequest(settings: RenderSettings(width: 16, height: 16)), orbit: OrbitOptions(frames: 2),
                            framesDirectory: dir.appendingPathComponent("f").path)
         let report = job.run().report
         #expect(report.succeeded, "\(String(describing: report.error))")
@@ -96,8 +96,8 @@ import TestSupport
         // Read in its stored frame (no conversion) the hints apply: 20° is inside the range, and
         // the framing distance is already past the minimum radius.
         var same = job
-        same.load.sourceFrame = .rdf
-        same.load.renderFrame = .rdf
+        same.load.frame.sourceFrame = .rdf
+        same.load.frame.targetFrame = .rdf
         same.framesDirectory = dir.appendingPathComponent("g").path
         let stored = same.run().report
         #expect(stored.succeeded, "\(String(describing: stored.error))")
@@ -111,9 +111,9 @@ import TestSupport
         let frames = dir.appendingPathComponent("frames").path
         let webp = dir.appendingPathComponent("preview.webp").path
         let job = SceneJob(command: "turntable", input: .path(ServiceFixtures.fruit),
-                           view: ViewOptions(width: 40, height: 32, maxShDegree: 0), orbit: OrbitOptions(frames: 4),
+                           view: ViewRequest(settings: RenderSettings(width: 40, height: 32, maxShDegree: 0)), orbit: OrbitOptions(frames: 4),
                            framesDirectory: frames,
-                           animation: AnimationOutput(path: webp, settings: AnimationSettings(frameDurationMs: 80)))
+                           animation: AnimationOutput(path: webp, options: AnimatedWebPWriter.Options(frameDurationMs: 80)))
         let report = job.run().report
         #expect(report.succeeded, "\(String(describing: report.error))")
         let animation = try AnimatedWebPReader.read(path: webp)
@@ -134,7 +134,7 @@ import TestSupport
     @Test func aTimedOutJobLeavesNoOutputs() throws {
         let dir = try Fixtures.temporaryDirectory("svc-timeout")
         let frames = dir.appendingPathComponent("frames").path
-        let job = SceneJob(command: "turntable", input: .path(ServiceFixtures.fruit), view: ViewOptions(width: 16, height: 16),
+        let job = SceneJob(command: "turntable", input: .path(ServiceFixtures.fruit), view: ViewRequest(settings: RenderSettings(width: 16, height: 16)),
                            orbit: OrbitOptions(frames: 3), framesDirectory: frames,
                            sheet: SheetOutput(path: dir.appendingPathComponent("s.png").path), timeoutSeconds: 1e-9)
         let report = job.run().report
@@ -152,7 +152,7 @@ import TestSupport
         let blocked = dir.appendingPathComponent("sheet.png")
         try FileManager.default.createDirectory(at: blocked, withIntermediateDirectories: false)
         let job = SceneJob(command: "turntable", input: .path(Fixtures.vector("tiny-3dgs-le.ply")),
-                           view: ViewOptions(width: 16, height: 16), orbit: OrbitOptions(frames: 3),
+                           view: ViewRequest(settings: RenderSettings(width: 16, height: 16)), orbit: OrbitOptions(frames: 3),
                            framesDirectory: frames, sheet: SheetOutput(path: blocked.path, plan: SheetPlan(views: 3)))
         let report = job.run().report
         #expect(report.status == "io")
@@ -165,7 +165,7 @@ import TestSupport
     @Test func anAnimationTooLargeToHoldIsRefusedBeforeRendering() throws {
         let dir = try Fixtures.temporaryDirectory("svc-anim-big")
         let job = SceneJob(command: "turntable", input: .path(Fixtures.vector("minimal-v4.spz")),
-                           view: ViewOptions(width: 8192, height: 8192), orbit: OrbitOptions(frames: 5),
+                           view: ViewRequest(settings: RenderSettings(width: 8192, height: 8192)), orbit: OrbitOptions(frames: 5),
                            animation: AnimationOutput(path: dir.appendingPathComponent("a.webp").path))
         let report = job.run().report
         #expect(report.status == "too_large")

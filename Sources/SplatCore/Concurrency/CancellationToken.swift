@@ -1,4 +1,7 @@
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Cooperative cancellation for one job: a deadline, an explicit `cancel` (a signal, a client
 /// that went away, a drained server) or both. Stages check it at their natural grain — per
@@ -29,25 +32,31 @@ public final class CancellationToken: Sendable {
     public let deadline: ContinuousClock.Instant?
     /// The deadline's length as given, for messages.
     public let budget: Duration?
+    /// A wider scope this token also stops with (a batch's or a server's token for signals and
+    /// draining, above each job's own deadline).
+    public let parent: CancellationToken?
 
     /// A token with no deadline.
     public init() {
         deadline = nil
         budget = nil
+        parent = nil
     }
 
-    /// A token that expires `budget` after `start` (nil: never).
-    public init(budget: Duration?, start: ContinuousClock.Instant = .now) {
+    /// A token that expires `budget` after `start` (nil: never) or when `parent` is cancelled.
+    public init(budget: Duration?, start: ContinuousClock.Instant = .now, parent: CancellationToken? = nil) {
         self.budget = budget
         deadline = budget.map { start + $0 }
+        self.parent = parent
     }
 
-    /// A token that expires `seconds` after `start`; nil, negative or non-finite never expire.
-    public convenience init(seconds: Double?, start: ContinuousClock.Instant = .now) {
+    /// A token that expires `seconds` after `start` (nil, negative or non-finite: never) or when
+    /// `parent` is cancelled.
+    public convenience init(seconds: Double?, start: ContinuousClock.Instant = .now, parent: CancellationToken? = nil) {
         if let seconds, seconds.isFinite, seconds >= 0 {
-            self.init(budget: .nanoseconds(Int64(min(seconds, 1e9) * 1e9)), start: start)
+            self.init(budget: .nanoseconds(Int64(min(seconds, 1e9) * 1e9)), start: start, parent: parent)
         } else {
-            self.init(budget: nil, start: start)
+            self.init(budget: nil, start: start, parent: parent)
         }
     }
 
@@ -61,6 +70,10 @@ public final class CancellationToken: Sendable {
     public var reason: Reason? {
         let raw = state.load(ordering: .relaxed)
         if raw != 0 { return Reason(rawValue: raw) }
+        if let inherited = parent?.reason {
+            cancel(inherited)
+            return Reason(rawValue: state.load(ordering: .relaxed))
+        }
         if let deadline, ContinuousClock.now >= deadline {
             cancel(.deadline)
             return Reason(rawValue: state.load(ordering: .relaxed))
@@ -104,4 +117,37 @@ public final class CancellationToken: Sendable {
         let value = Double(s) + Double(atto) / 1e18
         return String((value * 1000).rounded() / 1000)
     }
+
+    // MARK: The job's token on its thread
+
+    /// The token of the job running on this thread, if it bound one: how decoders and other
+    /// stages deep below a job find its deadline without every signature in between carrying it.
+    /// Bound only for the duration of `bind`; worker threads of `Parallel` do not see it (the
+    /// loop driver checks it between chunks on their behalf).
+    public static var current: CancellationToken? {
+        guard let raw = pthread_getspecific(currentKey) else { return nil }
+        return Unmanaged<CancellationToken>.fromOpaque(raw).takeUnretainedValue()
+    }
+
+    /// Runs `body` with this token as `current` on this thread.
+    public func bind<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        let previous = pthread_getspecific(currentKey)
+        pthread_setspecific(currentKey, Unmanaged.passUnretained(self).toOpaque())
+        defer { pthread_setspecific(currentKey, previous) }
+        return try withExtendedLifetime(self) { () throws(E) -> T in try body() }
+    }
+
+    /// `current?.check(point)`: throws when the job bound to this thread must stop.
+    @inline(__always)
+    public static func checkCurrent(_ point: @autoclosure () -> String) throws(SplatError) {
+        guard let token = current else { return }
+        try token.check(point())
+    }
 }
+
+/// The thread-specific slot of `CancellationToken.current`.
+private let currentKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key, nil)
+    return key
+}()

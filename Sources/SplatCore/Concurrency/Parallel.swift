@@ -11,51 +11,71 @@ public enum Parallel {
 
     /// Runs `body(chunkIndex, range)` for each chunk of `0..<count` of `chunkSize` elements.
     /// `threads` nil means all cores; 1 runs inline on the caller's thread.
+    ///
+    /// With a `cancellation` token, workers stop taking chunks once it is cancelled and the
+    /// function returns false: some chunks did not run, so the caller must not use the results
+    /// (it checks the token and throws). Tokens are checked once per chunk, never per element.
+    @discardableResult
     public static func forEachChunk(count: Int, chunkSize: Int, threads: Int? = nil,
-                                    _ body: (_ chunk: Int, _ range: Range<Int>) -> Void) {
-        guard count > 0 else { return }
+                                    cancellation: CancellationToken? = nil,
+                                    _ body: (_ chunk: Int, _ range: Range<Int>) -> Void) -> Bool {
+        guard count > 0 else { return true }
         let size = max(1, chunkSize)
         let chunks = (count + size - 1) / size
-        forEach(iterations: chunks, threads: threads) { c in
+        return forEach(iterations: chunks, threads: threads, cancellation: cancellation) { c in
             let start = c * size
             body(c, start..<min(count, start + size))
         }
     }
 
     /// Runs `body(i)` for `i` in `0..<iterations`, handing indices to workers in increasing
-    /// order through an atomic counter (so callers may order work by expected cost).
-    public static func forEach(iterations: Int, threads: Int? = nil, _ body: (Int) -> Void) {
-        guard iterations > 0 else { return }
+    /// order through an atomic counter (so callers may order work by expected cost). Returns
+    /// false when `cancellation` stopped it before every index ran (see `forEachChunk`).
+    @discardableResult
+    public static func forEach(iterations: Int, threads: Int? = nil, cancellation: CancellationToken? = nil,
+                               _ body: (Int) -> Void) -> Bool {
+        guard iterations > 0 else { return true }
         let workers = min(iterations, max(1, threads ?? processorCount))
         if workers == 1 {
-            for i in 0..<iterations { body(i) }
-            return
+            for i in 0..<iterations {
+                if let cancellation, cancellation.isCancelled { return false }
+                body(i)
+            }
+            return true
         }
         let next = Atomic<Int>(0)
+        let stopped = Atomic<Bool>(false)
         withoutActuallyEscaping(body) { body in
             let box = UnsafeSendableBox(body)
             DispatchQueue.concurrentPerform(iterations: workers) { _ in
                 while true {
+                    if let cancellation, cancellation.isCancelled {
+                        stopped.store(true, ordering: .relaxed)
+                        break
+                    }
                     let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
                     if i >= iterations { break }
                     box.value(i)
                 }
             }
         }
+        return !stopped.load(ordering: .relaxed)
     }
 }
 
 extension Parallel {
     /// Runs `body` for each index concurrently and returns the results in index order, or the
     /// error of the lowest failing index (so the reported error does not depend on timing).
-    public static func map<T>(_ count: Int, threads: Int? = nil,
+    /// A `cancellation` token that stops the work ends it with the token's error.
+    public static func map<T>(_ count: Int, threads: Int? = nil, cancellation: CancellationToken? = nil,
                               _ body: (Int) throws(SplatError) -> T) throws(SplatError) -> [T] {
         let slots = UnsafeMutableBufferPointer<Result<T, SplatError>?>.allocate(capacity: max(1, count))
         slots.initialize(repeating: nil)
         defer { slots.deinitialize().deallocate() }
-        forEach(iterations: count, threads: threads) { i in
+        let completed = forEach(iterations: count, threads: threads, cancellation: cancellation) { i in
             do throws(SplatError) { slots[i] = .success(try body(i)) } catch { slots[i] = .failure(error) }
         }
+        if !completed, let cancellation { try cancellation.check("while work was split over cores") }
         var out: [T] = []
         out.reserveCapacity(count)
         for slot in slots.prefix(count) {

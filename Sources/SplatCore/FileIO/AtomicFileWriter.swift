@@ -6,46 +6,39 @@ import Glibc
 /// Writes files so a reader never sees a partial one: the bytes go to a temporary file in the
 /// destination's folder, which is flushed and then renamed over the destination. After an
 /// error (or a kill before the rename) the destination is untouched and the temporary is removed
-/// when it can be.
+/// when it can be. Temporaries are named `.<name>.tmp-<random>` so a later run can recognise
+/// (and clean up) what a killed one left (`temporaryPrefix`).
 public enum AtomicFileWriter {
+    /// `.<name>.tmp-`: the start of every temporary this writer makes for `name`.
+    public static func temporaryPrefix(for name: String) -> String { ".\(name).tmp-" }
+
     /// Writes `bytes` to `path` atomically.
     public static func write(_ bytes: UnsafeRawBufferPointer, to path: String) throws(SplatError) {
         let url = URL(fileURLWithPath: path)
         let dir = url.deletingLastPathComponent().path
-        let base = (dir.isEmpty ? "." : dir) + "/.\(url.lastPathComponent).tmp-XXXXXX"
+        let base = (dir.isEmpty ? "." : dir) + "/" + temporaryPrefix(for: url.lastPathComponent) + "XXXXXX"
         var template = Array(base.utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
-            throw SplatError(.io, "cannot create a temporary file beside \(path): \(String(cString: strerror(errno)))", file: path)
+            throw FileIO.error("cannot create a temporary file beside \(path)", path: path)
         }
         let tmpPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         var ok = false
         defer {
-            if !ok { unlink(tmpPath) }
+            if !ok { FileIO.remove(tmpPath) }
         }
-        var offset = 0
-        while offset < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                let reason = String(cString: strerror(errno))
-                close(fd)
-                throw SplatError(.io, "cannot write \(path): \(reason)", file: path)
-            }
-            offset += n
+        do throws(SplatError) {
+            try FileIO.writeAll(fd, bytes, path: path)
+            // Files made by mkstemp are 0600; outputs should follow the umask like any other file.
+            let mask = umask(0); umask(mask)
+            fchmod(fd, 0o666 & ~mask)
+            try FileIO.sync(fd, path: path)
+        } catch {
+            FileIO.close(fd)
+            throw error
         }
-        // Files made by mkstemp are 0600; outputs should follow the umask like any other file.
-        let mask = umask(0); umask(mask)
-        fchmod(fd, 0o666 & ~mask)
-        if fsync(fd) != 0 && errno != EINVAL {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            throw SplatError(.io, "cannot flush \(path): \(reason)", file: path)
-        }
-        close(fd)
-        guard rename(tmpPath, path) == 0 else {
-            throw SplatError(.io, "cannot rename into \(path): \(String(cString: strerror(errno)))", file: path)
-        }
+        FileIO.close(fd)
+        try FileIO.rename(tmpPath, to: path)
         ok = true
     }
 

@@ -21,16 +21,26 @@ public struct FrameDecision: Sendable, Equatable {
         self.renderFrame = renderFrame
     }
 
-    /// Decides for `scene`: `explicit` (the user's `--source-frame`) wins, then the frame the file
-    /// declares, then the format's conventional frame.
-    public static func decide(for scene: SplatScene, explicit: CoordinateSystem? = nil, flip: Bool = false,
-                              renderFrame: CoordinateSystem = .render) -> FrameDecision {
-        if let explicit { return FrameDecision(sourceFrame: explicit, reason: .option, flip: flip, renderFrame: renderFrame) }
-        if let declared = scene.declaredFrame {
-            return FrameDecision(sourceFrame: declared, reason: .fileDeclaration, flip: flip, renderFrame: renderFrame)
-        }
-        return FrameDecision(sourceFrame: scene.conventionalFrame, reason: .formatDefault, flip: flip, renderFrame: renderFrame)
+    /// The decision, made here and nowhere else: `options.sourceFrame` wins, then the frame the
+    /// file declares, then the format's conventional frame. Headers and decoded scenes both
+    /// describe themselves as `FrameFacts`, so a job decides once from whichever it has.
+    public static func decide(_ facts: FrameFacts, options: FrameOptions = FrameOptions()) -> FrameDecision {
+        let (frame, reason): (CoordinateSystem, Reason) =
+            if let explicit = options.sourceFrame { (explicit, .option) }
+            else if let declared = facts.declared { (declared, .fileDeclaration) }
+            else { (facts.conventional, .formatDefault) }
+        return FrameDecision(sourceFrame: frame, reason: reason, flip: options.flip, renderFrame: options.targetFrame)
     }
+
+    /// `decide` for a decoded scene's facts.
+    public static func decide(for scene: SplatScene, options: FrameOptions = FrameOptions()) -> FrameDecision {
+        decide(scene.frameFacts, options: options)
+    }
+
+    /// Whether SPZ safe-orbit hints still mean what they say after this decision: they are
+    /// elevations about the stored frame's axes, so any conversion that moves those axes voids
+    /// them. Every user of the hints (orbits, `convert`) asks this.
+    public var keepsCameraHints: Bool { conversion.isIdentity }
 
     /// The full change of frame: source → render frame, then the optional half turn.
     public var conversion: FrameConversion {

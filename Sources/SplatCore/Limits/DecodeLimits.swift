@@ -14,9 +14,28 @@ public struct DecodeLimits: Sendable, Equatable {
     public var maxSplats: Int = Int(Int32.max)
     public var maxPlyHeaderBytes: Int = 1 << 20
     public var maxMetaJsonBytes: Int = 64 << 20
+    /// Most JSON values in a SOG `meta.json` (or a glTF JSON chunk): each costs ~64 bytes of
+    /// parsed objects, and real files hold a few thousand.
+    public var maxMetaJsonValues: Int = 1 << 20
     /// zstd window log ceiling (2^27).
     public var maxZstdWindowLog: Int = 27
     public var maxImageSide: Int = 16383
+    /// Most bytes of one input file or stream that are read at all; nil derives it from the
+    /// decoded-size ceiling (`inputByteLimit`).
+    public var maxInputBytes: Int? = nil
+
+    /// How many times the decoded ceiling an input may be. The largest legitimate input per
+    /// decoded byte is an ASCII PLY: ~13 characters per float written at full precision, against
+    /// 4 decoded bytes, i.e. 3.25×; everything binary is at most ~1.1× (PLY with a few unused
+    /// properties) and compressed formats are far smaller.
+    public static let inputBytesPerDecodedByte = 4
+
+    /// The input cap in force: `maxInputBytes`, or 4 × the larger of `maxDecodedBytes` and the
+    /// service ceiling (3 GiB by default). A lower `maxDecodedBytes` does not lower it: such
+    /// files are still read, so their header can be reported with the figures that refuse them.
+    public var inputByteLimit: Int {
+        maxInputBytes ?? (CheckedSize.mul(max(maxDecodedBytes, Self.serviceCeilingBytes), Self.inputBytesPerDecodedByte) ?? Int.max)
+    }
 
     public init(maxDecodedBytes: Int = DecodeLimits.serviceCeilingBytes, maxShDegree: Int? = nil, strict: Bool = false) {
         self.maxDecodedBytes = maxDecodedBytes
@@ -33,25 +52,25 @@ public struct DecodeLimits: Sendable, Equatable {
     /// Decoded size of `count` splats at `degree`, in checked 64-bit arithmetic.
     /// Returns nil on overflow (which callers report as `too_large`).
     public static func decodedBytes(count: Int, degree: Int) -> Int? {
-        let (bytes, overflow) = count.multipliedReportingOverflow(by: SplatScene.bytesPerSplat(degree: degree))
-        return overflow ? nil : bytes
+        CheckedSize.mul(count, SplatScene.bytesPerSplat(degree: degree))
+    }
+
+    /// The one computation of a scene's declared decoded size against these limits and the
+    /// service ceiling: every decoder's allocation guard and every admission decision use it.
+    public func sizeVerdict(count: Int, fileDegree: Int) -> SceneSizeVerdict {
+        let kept = keptDegree(fileDegree)
+        return SceneSizeVerdict(count: count, fileDegree: fileDegree, keptDegree: kept,
+                                declaredDecodedBytes: Self.decodedBytes(count: count, degree: kept),
+                                maxDecodedBytes: maxDecodedBytes, maxSplats: maxSplats)
     }
 
     /// Checks the declared scene size against the ceiling before any allocation and returns
-    /// the kept degree. Throws `too_large` naming the declared size and the limit.
+    /// the kept degree. Throws `implausible_count` or `too_large` naming the figures.
     @discardableResult
     public func checkScene(count: Int, fileDegree: Int, file: String? = nil) throws(SplatError) -> Int {
-        let kept = keptDegree(fileDegree)
-        guard count <= maxSplats else {
-            throw SplatError(.implausibleCount, "\(count) splats exceeds the limit of \(maxSplats)", file: file, field: "count")
-        }
-        guard let bytes = DecodeLimits.decodedBytes(count: count, degree: kept) else {
-            throw SplatError(.tooLarge, "\(count) splats at SH degree \(kept) overflow a 64-bit size", file: file, field: "count")
-        }
-        guard bytes <= maxDecodedBytes else {
-            throw SplatError(.tooLarge, "decoded scene would take \(bytes) bytes (\(count) splats at SH degree \(kept)); the limit is \(maxDecodedBytes)", file: file, field: "count")
-        }
-        return kept
+        let verdict = sizeVerdict(count: count, fileDegree: fileDegree)
+        if let refusal = verdict.refusal(file: file) { throw refusal }
+        return verdict.keptDegree
     }
 
     /// Checks an intermediate buffer (inflated payload, zip entry, decoded image) against the ceiling.
@@ -59,33 +78,5 @@ public struct DecodeLimits: Sendable, Equatable {
         guard bytes >= 0, bytes <= maxDecodedBytes else {
             throw SplatError(.tooLarge, "\(what) would take \(bytes) bytes; the limit is \(maxDecodedBytes)", file: file)
         }
-    }
-
-    /// Whether a scene of this size fits the 768 MiB service ceiling, whatever limit the caller set.
-    public static func fitsServiceCeiling(count: Int, degree: Int) -> Bool {
-        guard let bytes = decodedBytes(count: count, degree: degree) else { return false }
-        return bytes <= serviceCeilingBytes
-    }
-}
-
-/// Overflow-checked arithmetic for size computations on untrusted numbers.
-public enum CheckedSize {
-    /// a × b, or nil on overflow or a negative operand.
-    @inlinable public static func mul(_ a: Int, _ b: Int) -> Int? {
-        guard a >= 0, b >= 0 else { return nil }
-        let (r, o) = a.multipliedReportingOverflow(by: b)
-        return o ? nil : r
-    }
-
-    /// a + b, or nil on overflow or a negative operand.
-    @inlinable public static func add(_ a: Int, _ b: Int) -> Int? {
-        guard a >= 0, b >= 0 else { return nil }
-        let (r, o) = a.addingReportingOverflow(b)
-        return o ? nil : r
-    }
-
-    /// A u64 from a file as Int, or nil when it does not fit (values ≥ 2^63).
-    @inlinable public static func int(_ v: UInt64) -> Int? {
-        v <= UInt64(Int.max) ? Int(v) : nil
     }
 }

@@ -14,9 +14,11 @@ public enum NonFiniteFilter {
         // proven clean with whole-column SIMD scans and only a dirty chunk is walked splat by splat.
         let firstBad = UnsafeMutableBufferPointer<Int>.allocate(capacity: chunks)
         defer { firstBad.deallocate() }
-        Parallel.forEachChunk(count: n, chunkSize: chunk) { c, range in
+        let cancellation = CancellationToken.current
+        let completed = Parallel.forEachChunk(count: n, chunkSize: chunk, cancellation: cancellation) { c, range in
             firstBad[c] = chunkIsClean(scene, range) ? Int.max : (range.first(where: { !isFinite(scene, $0) }) ?? Int.max)
         }
+        if !completed { try cancellation?.check("while filtering non-finite splats") }
         guard let first = firstBad.min(), first != Int.max else { return 0 }
         if strict {
             throw SplatError(.nonFinite, "splat \(first) has a non-finite value", file: file, field: "splat \(first)")

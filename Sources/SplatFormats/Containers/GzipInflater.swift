@@ -63,6 +63,11 @@ enum GzipInflater {
                               file: String?) throws(SplatError) -> (buffer: PageBuffer, count: Int) {
         try checkMagic(bytes, file: file)
         let cap = outputCap(payloadSize: minimumSize, limits: limits)
+        // libdeflate inflates in one call that cannot stop; under a deadline zlib streams in
+        // pieces with a check between them (slower, but the deadline holds).
+        if let deadlined = CancellationToken.current, deadlined.deadline != nil {
+            return try inflateWithZlib(bytes, minimumSize: minimumSize, cap: cap, file: file, cancellation: deadlined)
+        }
         // The trailer's ISIZE is the inflated size mod 2^32 when nothing follows the member.
         // When it is plausible, libdeflate inflates straight into a buffer of that size; any
         // failure there is re-run through zlib, which tells truncation from corruption.
@@ -74,7 +79,7 @@ enum GzipInflater {
                 }
             }
         }
-        return try inflateWithZlib(bytes, minimumSize: minimumSize, cap: cap, file: file)
+        return try inflateWithZlib(bytes, minimumSize: minimumSize, cap: cap, file: file, cancellation: nil)
     }
 
     /// The inflated size the gzip trailer states (ISIZE, mod 2³²); nil for a file too short to
@@ -112,8 +117,9 @@ enum GzipInflater {
     }
 
     /// zlib streaming into a reserved buffer of `cap` bytes: only the pages written cost memory.
-    private static func inflateWithZlib(_ bytes: UnsafeRawBufferPointer, minimumSize: Int, cap: Int,
-                                        file: String?) throws(SplatError) -> (buffer: PageBuffer, count: Int) {
+    /// With a `cancellation` token, output comes in 8 MiB pieces with a check after each.
+    private static func inflateWithZlib(_ bytes: UnsafeRawBufferPointer, minimumSize: Int, cap: Int, file: String?,
+                                        cancellation: CancellationToken?) throws(SplatError) -> (buffer: PageBuffer, count: Int) {
         let buffer = try PageBuffer(capacity: cap, file: file)
         var stream = z_stream()
         guard czlib_inflate_init2(&stream, 16 + 15) == Z_OK else {
@@ -149,7 +155,8 @@ enum GzipInflater {
                 }
                 throw zlibError(status, stream: stream, file: file)
             }
-            let room = min(cap - produced, 1 << 30)
+            if let cancellation { try cancellation.check("while inflating the gzip payload") }
+            let room = min(cap - produced, cancellation == nil ? 1 << 30 : 8 << 20)
             stream.next_out = output + produced
             stream.avail_out = UInt32(room)
             let status = inflate(&stream, Z_NO_FLUSH)

@@ -15,7 +15,7 @@ final class PageBuffer: @unchecked Sendable {
     /// Bytes addressable from `base`.
     let capacity: Int
     private let mappedBytes: Int
-    private static let pageSize = max(4096, Int(sysconf(Int32(_SC_PAGESIZE))))
+    private static let pageSize = FileIO.pageSize
 
     /// Reserves `capacity` bytes (contents zero until written). Throws `too_large` when the
     /// system refuses the mapping.
@@ -25,10 +25,7 @@ final class PageBuffer: @unchecked Sendable {
             throw SplatError(.tooLarge, "cannot reserve \(capacity) bytes", file: file)
         }
         let bytes = rounded / page * page
-        let map = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-        guard let map, map != MAP_FAILED else {
-            throw SplatError(.tooLarge, "cannot reserve \(capacity) bytes: \(String(cString: strerror(errno)))", file: file)
-        }
+        let map = try FileIO.mapAnonymous(bytes, path: file)
         base = map
         self.capacity = capacity
         mappedBytes = bytes
@@ -47,7 +44,7 @@ final class PageBuffer: @unchecked Sendable {
         let first = (address + UInt(page - 1)) & ~UInt(page - 1)
         let end = (address + UInt(byteCount)) & ~UInt(page - 1)
         guard end > first, let aligned = UnsafeMutableRawPointer(bitPattern: first) else { return }
-        if madvise(aligned, Int(end - first), 23 /* MADV_POPULATE_WRITE, Linux 5.14 */) == 0 { return }
+        if FileIO.populatePages(aligned, bytes: Int(end - first)) { return }
         var offset = 0
         while offset < Int(end - first) {
             aligned.storeBytes(of: 0, toByteOffset: offset, as: UInt8.self)
@@ -56,7 +53,7 @@ final class PageBuffer: @unchecked Sendable {
         #endif
     }
 
-    deinit { munmap(base, mappedBytes) }
+    deinit { FileIO.unmap(base, bytes: mappedBytes) }
 
     /// The first `count` bytes.
     func bytes(_ count: Int) -> UnsafeRawBufferPointer {
@@ -71,6 +68,6 @@ final class PageBuffer: @unchecked Sendable {
         let start = (range.lowerBound + page - 1) / page * page
         let end = min(range.upperBound, capacity) / page * page
         guard end > start else { return }
-        _ = madvise(base + start, end - start, MADV_DONTNEED)
+        FileIO.discardPages(base + start, bytes: end - start)
     }
 }

@@ -12,7 +12,7 @@ public enum SplatFormat: String, Sendable, Codable, CaseIterable {
 }
 
 /// What a file's header says, read without decoding the body where the format allows.
-/// `info` prints this; batch mode uses `declaredDecodedBytes` to schedule jobs under the ceiling.
+/// `info` prints this; jobs are admitted from it before anything is decoded.
 public struct SceneHeader: Sendable, Equatable {
     public var format: SplatFormat
     /// Format version (SPZ 1–4, SOG 1–2), nil where the format has none.
@@ -27,6 +27,10 @@ public struct SceneHeader: Sendable, Equatable {
     public var warnings: [String]
     /// Format-specific facts, e.g. "container": "ngsp-zstd", "ply_format": "ascii".
     public var details: [String: String]
+    /// Bytes the decoder holds at its peak besides the input and the decoded scene: packed
+    /// streams and payloads inflated aside, decoded images, a parsed `meta.json` — what a job's
+    /// memory estimate adds for the decode stage. An upper bound, from the header alone.
+    public var decodeScratchBytes: Int = 0
 
     public init(format: SplatFormat, version: Int? = nil, count: Int, shDegree: Int, model: SplatModel = .default,
                 declaredFrame: CoordinateSystem? = nil, conventionalFrame: CoordinateSystem,
@@ -43,24 +47,7 @@ public struct SceneHeader: Sendable, Equatable {
         self.details = details
     }
 
-    /// Decoded size at the degree `limits` would keep, in checked arithmetic (nil on overflow).
-    public func declaredDecodedBytes(limits: DecodeLimits = DecodeLimits()) -> Int? {
-        DecodeLimits.decodedBytes(count: count, degree: limits.keptDegree(shDegree))
-    }
-
-    /// Whether the decoded scene fits the 768 MiB service ceiling, whatever limit the caller set.
-    public func fitsServiceCeiling(limits: DecodeLimits = DecodeLimits()) -> Bool {
-        DecodeLimits.fitsServiceCeiling(count: count, degree: limits.keptDegree(shDegree))
-    }
-}
-
-/// A decoded scene with the header facts it came from.
-public struct DecodedScene: Sendable {
-    public let scene: SplatScene
-    public let header: SceneHeader
-
-    public init(scene: SplatScene, header: SceneHeader) {
-        self.scene = scene
-        self.header = header
-    }
+    /// The frame facts the header states (a decoded scene may add a declaration the header
+    /// could not see, e.g. legacy SPZ extensions after the data).
+    public var frameFacts: FrameFacts { FrameFacts(declared: declaredFrame, conventional: conventionalFrame) }
 }

@@ -13,7 +13,7 @@ public enum SplatFile {
         if let meta = sogMetaPath(path) {
             return try SOGDecoder.readHeader(.directory(metaPath: meta), limits: limits)
         }
-        let input = try InputBytes(path: path)
+        let input = try InputBytes(path: path, limits: limits)
         return try readHeader(input, format: format, limits: limits)
     }
 
@@ -21,9 +21,12 @@ public enum SplatFile {
     public static func decode(path: String, format: SplatFormat? = nil,
                               limits: DecodeLimits = DecodeLimits()) throws(SplatError) -> DecodedScene {
         if let meta = sogMetaPath(path) {
-            return try finish(SOGDecoder.decode(.directory(metaPath: meta), limits: limits), limits: limits, name: path)
+            let decoded = try underCancellation { () throws(SplatError) in
+                try SOGDecoder.decode(.directory(metaPath: meta), limits: limits)
+            }
+            return try finish(decoded, limits: limits, name: path)
         }
-        let input = try InputBytes(path: path)
+        let input = try InputBytes(path: path, limits: limits)
         return try decode(input, format: format, limits: limits)
     }
 
@@ -49,13 +52,14 @@ public enum SplatFile {
                               limits: DecodeLimits = DecodeLimits()) throws(SplatError) -> DecodedScene {
         let (fmt, warnings) = try detect(input, format: format)
         let bytes = input.bytes, file = input.name
-        var decoded: DecodedScene
-        switch fmt {
-        case .spz: decoded = try SPZDecoder.decode(bytes, file: file, limits: limits)
-        case .ply: decoded = try PLYDecoder.decode(bytes, file: file, limits: limits)
-        case .compressedPLY: decoded = try CompressedPLYDecoder.decode(bytes, file: file, limits: limits)
-        case .splat: decoded = try DotSplatDecoder.decode(bytes, file: file, limits: limits)
-        case .sog: decoded = try SOGDecoder.decode(.bundle(bytes, name: file), limits: limits)
+        var decoded = try underCancellation { () throws(SplatError) -> DecodedScene in
+            switch fmt {
+            case .spz: try SPZDecoder.decode(bytes, file: file, limits: limits)
+            case .ply: try PLYDecoder.decode(bytes, file: file, limits: limits)
+            case .compressedPLY: try CompressedPLYDecoder.decode(bytes, file: file, limits: limits)
+            case .splat: try DotSplatDecoder.decode(bytes, file: file, limits: limits)
+            case .sog: try SOGDecoder.decode(.bundle(bytes, name: file), limits: limits)
+            }
         }
         if !warnings.isEmpty {
             decoded.scene.warnings = warnings + decoded.scene.warnings
@@ -67,8 +71,24 @@ public enum SplatFile {
     }
 
     private static func finish(_ decoded: DecodedScene, limits: DecodeLimits, name: String) throws(SplatError) -> DecodedScene {
+        try CancellationToken.checkCurrent("while decoding")
         try NonFiniteFilter.apply(to: decoded.scene, strict: limits.strict, file: name)
+        try CancellationToken.checkCurrent("while filtering non-finite splats")
         return decoded
+    }
+
+    /// Runs a decoder under the job's token (`CancellationToken.current`): when the token stopped
+    /// the work, whatever the half-done decode then threw is replaced by the token's own error,
+    /// so a deadline always reads as `timeout`, never as the `corrupt` of a half-filled buffer.
+    static func underCancellation<T>(_ body: () throws(SplatError) -> T) throws(SplatError) -> T {
+        do throws(SplatError) {
+            return try body()
+        } catch {
+            if let token = CancellationToken.current, let reason = token.reason {
+                throw token.error(for: reason, at: "while decoding")
+            }
+            throw error
+        }
     }
 
     private static func detect(_ input: InputBytes, format: SplatFormat?) throws(SplatError) -> (SplatFormat, [String]) {

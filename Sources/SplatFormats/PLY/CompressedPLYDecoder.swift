@@ -194,7 +194,7 @@ public enum CompressedPLYDecoder {
 
         shByteValue.withUnsafeBufferPointer { shTable in
             targets.withUnsafeBufferPointer { targets in
-                Parallel.forEachChunk(count: layout.chunkCount, chunkSize: chunksPerTask) { task, chunkRange in
+                Parallel.forEachChunk(count: layout.chunkCount, chunkSize: chunksPerTask, cancellation: CancellationToken.current) { task, chunkRange in
                     for c in chunkRange {
                         let bounds = Bounds(chunks + c * layout.chunkStride, layout)
                         let first = c * 256

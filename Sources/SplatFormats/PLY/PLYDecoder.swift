@@ -71,6 +71,7 @@ public enum PLYDecoder {
                 zeros = decodeBinaryRows(base + offset, header: header, layout: layout, into: scene)
             }
         }
+        try CancellationToken.checkCurrent("while decoding PLY rows")
 
         scene.model = layout.model
         scene.conventionalFrame = .rdf
@@ -114,16 +115,12 @@ public enum PLYDecoder {
         let shPer = scene.shFloatsPerSplat
         let shBase = scene.sh.baseAddress
         let n = scene.count
-        let chunks = (n + rowsPerChunk - 1) / rowsPerChunk
-        let tally = QuaternionNormalization.Tally(chunks: chunks)
-        let logScaleZ = scene.columnBase(.logScaleZ)
-        let alpha = scene.columnBase(.alpha)
-        let is2DGS = layout.is2DGS
+        let epilogue = ChunkEpilogue(scene: scene, layout: layout, rowsPerChunk: rowsPerChunk)
 
         copyOffsets.withUnsafeBufferPointer { offsets in
             copyTargets.withUnsafeBufferPointer { targets in
                 shOffsets.withUnsafeBufferPointer { shOff in
-                    Parallel.forEachChunk(count: n, chunkSize: rowsPerChunk) { chunk, range in
+                    Parallel.forEachChunk(count: n, chunkSize: rowsPerChunk, cancellation: CancellationToken.current) { chunk, range in
                         let ncols = offsets.count
                         var row = base + range.lowerBound * stride
                         for i in range {
@@ -138,14 +135,12 @@ public enum PLYDecoder {
                             }
                             row += stride
                         }
-                        if is2DGS { (logScaleZ + range.lowerBound).update(repeating: -.infinity, count: range.count) }
-                        applySigmoid(alpha, range)
-                        tally.record(chunk, QuaternionNormalization.normalize(scene, range))
+                        epilogue.finish(chunk, range)
                     }
                 }
             }
         }
-        return tally.total
+        return epilogue.tally.total
     }
 
     // MARK: - Any binary layout
@@ -169,16 +164,12 @@ public enum PLYDecoder {
         let shPer = scene.shFloatsPerSplat
         let shBase = scene.sh.baseAddress
         let n = scene.count
-        let chunks = (n + rowsPerChunk - 1) / rowsPerChunk
-        let tally = QuaternionNormalization.Tally(chunks: chunks)
-        let logScaleZ = scene.columnBase(.logScaleZ)
-        let alpha = scene.columnBase(.alpha)
-        let is2DGS = layout.is2DGS
+        let epilogue = ChunkEpilogue(scene: scene, layout: layout, rowsPerChunk: rowsPerChunk)
 
         copySources.withUnsafeBufferPointer { sources in
             copyTargets.withUnsafeBufferPointer { targets in
                 shSources.withUnsafeBufferPointer { shSrc in
-                    Parallel.forEachChunk(count: n, chunkSize: rowsPerChunk) { chunk, range in
+                    Parallel.forEachChunk(count: n, chunkSize: rowsPerChunk, cancellation: CancellationToken.current) { chunk, range in
                         for i in range {
                             let row = base + i * stride
                             for c in 0..<sources.count {
@@ -193,14 +184,12 @@ public enum PLYDecoder {
                                 }
                             }
                         }
-                        if is2DGS { (logScaleZ + range.lowerBound).update(repeating: -.infinity, count: range.count) }
-                        applySigmoid(alpha, range)
-                        tally.record(chunk, QuaternionNormalization.normalize(scene, range))
+                        epilogue.finish(chunk, range)
                     }
                 }
             }
         }
-        return tally.total
+        return epilogue.tally.total
     }
 
     // MARK: - ASCII
@@ -241,7 +230,10 @@ public enum PLYDecoder {
         let shSources = shSourceIndices(layout, keptDim: scene.shCoefficientsPerChannel)
         let shPer = scene.shFloatsPerSplat
         let sh = scene.sh
+        let cancellation = CancellationToken.current
         for i in 0..<scene.count {
+            // Text parses at ~50 MB/s: check the deadline every 64 Ki rows.
+            if i & 0xFFFF == 0 { try cancellation?.check("while parsing ASCII PLY rows") }
             for p in 0..<props {
                 values[p] = try stream.nextNumber("element vertex row \(i) property \(vertex.properties[p].name)")
             }
@@ -252,7 +244,7 @@ public enum PLYDecoder {
         let n = scene.count
         let tally = QuaternionNormalization.Tally(chunks: (n + rowsPerChunk - 1) / rowsPerChunk)
         let alpha = scene.columnBase(.alpha)
-        Parallel.forEachChunk(count: n, chunkSize: rowsPerChunk) { chunk, range in
+        Parallel.forEachChunk(count: n, chunkSize: rowsPerChunk, cancellation: CancellationToken.current) { chunk, range in
             applySigmoid(alpha, range)
             tally.record(chunk, QuaternionNormalization.normalize(scene, range))
         }
@@ -279,5 +271,30 @@ public enum PLYDecoder {
         for i in range {
             alpha[i] = Float(1 / (1 + exp(-Double(alpha[i]))))
         }
+    }
+}
+
+/// What every binary row decoder does once a chunk's values are in place: the 2DGS third scale
+/// (−∞, it has no source), the opacity sigmoid and quaternion normalization, counted per chunk.
+private struct ChunkEpilogue {
+    let scene: SplatScene
+    let tally: QuaternionNormalization.Tally
+    let logScaleZ: UnsafeMutablePointer<Float>
+    let alpha: UnsafeMutablePointer<Float>
+    let is2DGS: Bool
+
+    init(scene: SplatScene, layout: PLYGaussianLayout, rowsPerChunk: Int) {
+        self.scene = scene
+        tally = QuaternionNormalization.Tally(chunks: (scene.count + rowsPerChunk - 1) / rowsPerChunk)
+        logScaleZ = scene.columnBase(.logScaleZ)
+        alpha = scene.columnBase(.alpha)
+        is2DGS = layout.is2DGS
+    }
+
+    @inline(__always)
+    func finish(_ chunk: Int, _ range: Range<Int>) {
+        if is2DGS { (logScaleZ + range.lowerBound).update(repeating: -.infinity, count: range.count) }
+        PLYDecoder.applySigmoid(alpha, range)
+        tally.record(chunk, QuaternionNormalization.normalize(scene, range))
     }
 }

@@ -58,7 +58,7 @@ struct SOGAssembly {
         Self.withPixelPointers(images) { pixels in
             table.withUnsafeBufferPointer { table in
                 positions.withUnsafeBufferPointer { positions in
-                    Parallel.forEachChunk(count: n, chunkSize: chunkSize) { c, range in
+                    Parallel.forEachChunk(count: n, chunkSize: chunkSize, cancellation: CancellationToken.current) { c, range in
                         reports[c] = assemble(range, scene: scene, pixels: pixels, table: table, positions: positions,
                                               mins: mins, span: span)
                     }

@@ -25,15 +25,28 @@ public enum SOGDecoder {
         let meta = try files.metaJSON().withBytes { (json) throws(SplatError) in
             try SOGMeta(json: json, file: files.metaLabel, limits: limits)
         }
-        var degree = meta.shN?.bands ?? 0
-        if meta.version == 1, let shn = meta.shN {
-            let name = shn.centroidsFile
-            let info = try files.contents(of: name, field: "shN.files[0]").withBytes { (b) throws(SplatError) in
-                try WebPImageDecoder.info(b, file: files.label(name), limits: limits)
+        // Every image's header (not its pixels): the v1 SH degree comes from the centroid width,
+        // and the decoded sizes are what a job must budget for (five 6300² images behind a
+        // one-splat meta.json are 794 MB of pixels).
+        let names = meta.imageFiles
+        var infos: [WebPImageDecoder.Info] = []
+        var encodedBytes = 0
+        for (i, name) in names.enumerated() {
+            let field = i < 5 ? "image \(i)" : "shN.files[\(i - 5)]"
+            let info = try files.contents(of: name, field: field).withBytes { (b) throws(SplatError) in
+                encodedBytes += b.count
+                return try WebPImageDecoder.info(b, file: files.label(name), limits: limits)
             }
-            degree = try centroidBands(width: info.width, declared: nil, file: files.label(name))
+            infos.append(info)
         }
-        return header(meta, files: files, degree: degree, textureSize: nil)
+        var degree = meta.shN?.bands ?? 0
+        if meta.version == 1, meta.shN != nil, infos.count > 5 {
+            degree = try centroidBands(width: infos[5].width, declared: nil, file: files.label(names[5]))
+        }
+        var result = header(meta, files: files, degree: degree, textureSize: nil)
+        let pixels = infos.reduce(0) { CheckedSize.add($0, $1.decodedBytes) ?? Int.max }
+        result.decodeScratchBytes = [pixels, encodedBytes, meta.parsedBytes].reduce(0) { CheckedSize.add($0, $1) ?? Int.max }
+        return result
     }
 
     /// Decodes the whole scene. See the type's documentation for the order of checks.
@@ -52,7 +65,7 @@ public enum SOGDecoder {
         // Deflated entries are inflated all at once below: bound their sum, not only each one.
         try files.checkInflatedTotal(of: names)
         // Encoded bytes of every image: borrowed for stored entries and files, inflated otherwise.
-        let encoded = try Parallel.map(names.count) { (i: Int) throws(SplatError) -> RetainedBytes in
+        let encoded = try Parallel.map(names.count, cancellation: CancellationToken.current) { (i: Int) throws(SplatError) -> RetainedBytes in
             try files.contents(of: names[i], field: fields[i])
         }
 
@@ -97,7 +110,7 @@ public enum SOGDecoder {
         // Decode, largest files first so the two cores finish together.
         let needed = kept > 0 ? Array(names.indices) : Array(0..<5)
         let order = needed.sorted { encoded[$0].count > encoded[$1].count }
-        let decoded = try Parallel.map(order.count) { (j: Int) throws(SplatError) -> ImageBuffer in
+        let decoded = try Parallel.map(order.count, cancellation: CancellationToken.current) { (j: Int) throws(SplatError) -> ImageBuffer in
             let i = order[j]
             return try encoded[i].withBytes { (b) throws(SplatError) in
                 try WebPImageDecoder.decode(b, info: infos[i], file: files.label(names[i]))
@@ -109,6 +122,7 @@ public enum SOGDecoder {
         let scene = SplatScene(count: meta.count, shDegree: kept)
         let assembly = SOGAssembly(meta: meta, images: images, keptDegree: kept, fileDegree: fileDegree, paletteBound: paletteBound)
         let report = assembly.run(into: scene)
+        try CancellationToken.checkCurrent("while assembling SOG splats")
         if let bad = report.firstBadLabel {
             throw SplatError(.badTexture, "splat \(bad.index): shN label \(bad.label) is outside the palette of \(paletteBound) entries",
                              file: files.label(names[6]), field: "shN.files[1]")

@@ -85,7 +85,7 @@ struct SOGFileSet {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
             throw SplatError(.truncated, "file \(path) named by \(field) does not exist", file: path, field: field)
         }
-        let input = try InputBytes(path: path)
+        let input = try InputBytes(path: path, limits: limits)
         return RetainedBytes(bytes: input.bytes, owner: input)
     }
 }

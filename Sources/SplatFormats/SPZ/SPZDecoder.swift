@@ -93,7 +93,8 @@ public enum SPZDecoder {
         // total never passes the final scene plus the file.
         let prefault = shStream.map { prefaultPieces(shRegion, decodedBytes: 4 * scene.sh.count,
                                                      packedBytes: $0.uncompressedSize) } ?? []
-        Parallel.forEach(iterations: order.count + prefault.count) { task in
+        let cancellation = CancellationToken.current
+        Parallel.forEach(iterations: order.count + prefault.count, cancellation: cancellation) { task in
             guard task < order.count else {
                 let piece = prefault[task - order.count]
                 PageBuffer.populate(piece.start, byteCount: piece.count)
@@ -115,21 +116,23 @@ public enum SPZDecoder {
                 failures[index] = error
             }
         }
+        try cancellation?.check("while inflating the SPZ streams")
         if let first = failures.lazy.compactMap({ $0 }).first { throw first }
 
         if let shStream, shInPlace {
-            SPZDequantizer.shInPlace(shRegion, count: shStream.uncompressedSize)
+            SPZDequantizer.shInPlace(shRegion, count: shStream.uncompressedSize, cancellation: cancellation)
         } else if let shBuffer {
             // Each chunk hands back the packed pages only it read, so the packed SH shrinks while
             // the decoded SH grows and the two are never both resident in full.
             let stride = header.stride(.sh)
-            Parallel.forEachChunk(count: header.count, chunkSize: splatsPerChunk) { _, range in
+            Parallel.forEachChunk(count: header.count, chunkSize: splatsPerChunk, cancellation: cancellation) { _, range in
                 let start = range.lowerBound * stride, end = range.upperBound * stride
                 dequantize(.sh, UnsafeRawBufferPointer(start: shBuffer.base + start, count: end - start), range: range,
                            header: header, scene: scene)
                 shBuffer.release(start..<end)
             }
         }
+        try cancellation?.check("while dequantizing SH")
         return scene
     }
 
@@ -166,7 +169,7 @@ public enum SPZDecoder {
                 PageBuffer.populate(prefault[task - 1].start, byteCount: prefault[task - 1].count)
                 return
             }
-            if let target, GzipInflater.inflateMember(bytes, exactlyInto: target) {
+            if let target, CancellationToken.current?.deadline == nil, GzipInflater.inflateMember(bytes, exactlyInto: target) {
                 result = .success((nil, payloadSize))
                 return
             }
@@ -203,7 +206,8 @@ public enum SPZDecoder {
         let frozen = header
         // Each chunk dequantizes all attributes of its splats; in a separate buffer it hands back
         // the pages only it read, so the payload shrinks while the scene grows.
-        Parallel.forEachChunk(count: header.count, chunkSize: splatsPerChunk) { _, range in
+        let cancellation = CancellationToken.current
+        Parallel.forEachChunk(count: header.count, chunkSize: splatsPerChunk, cancellation: cancellation) { _, range in
             for attribute in attributes {
                 let stride = frozen.stride(attribute)
                 let start = offsets[attribute]! + range.lowerBound * stride
@@ -213,8 +217,9 @@ public enum SPZDecoder {
             }
         }
         if buffer == nil {
-            SPZDequantizer.shInPlace(shRegion, count: shPacked)
+            SPZDequantizer.shInPlace(shRegion, count: shPacked, cancellation: cancellation)
         }
+        try cancellation?.check("while dequantizing the SPZ payload")
         return scene
     }
 

@@ -181,15 +181,17 @@ enum SPZDequantizer {
     /// floats) at a quarter of the size, and is handled the same way until it is small enough for
     /// one thread, which copies each block aside before overwriting it.
     /// `chunk` is the parallel work unit in bytes (smaller only in tests).
-    static func shInPlace(_ region: UnsafeMutableRawPointer, count: Int, chunk: Int = 1 << 20) {
+    /// A cancelled token stops the conversion between chunks (the caller then throws).
+    static func shInPlace(_ region: UnsafeMutableRawPointer, count: Int, chunk: Int = 1 << 20,
+                          cancellation: CancellationToken? = nil) {
         var base = 0, remaining = count
         while remaining > 4 * chunk {
             let free = 3 * remaining / 4
             let src = (region + base + 3 * remaining).assumingMemoryBound(to: UInt8.self)
             let dst = (region + base).assumingMemoryBound(to: Float.self)
-            Parallel.forEachChunk(count: free, chunkSize: chunk) { _, range in
+            guard Parallel.forEachChunk(count: free, chunkSize: chunk, cancellation: cancellation, { _, range in
                 convertSH(src + range.lowerBound, count: range.count, into: dst + range.lowerBound)
-            }
+            }) else { return }
             base += 4 * free
             remaining -= free
         }

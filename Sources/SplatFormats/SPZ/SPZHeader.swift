@@ -230,9 +230,19 @@ struct SPZHeader: Sendable {
         if !extensions.records.isEmpty {
             details["extensions"] = extensions.records.map { SPZExtensions.hex($0.type) }.joined(separator: ",")
         }
-        return SceneHeader(format: .spz, version: version, count: count, shDegree: shDegree,
-                           model: antialiased ? .antialiased : .default,
-                           declaredFrame: extensions.declaredFrame, conventionalFrame: .rub,
-                           cameraHints: extensions.cameraHints, warnings: warnings, details: details)
+        var header = SceneHeader(format: .spz, version: version, count: count, shDegree: shDegree,
+                                 model: antialiased ? .antialiased : .default,
+                                 declaredFrame: extensions.declaredFrame, conventionalFrame: .rub,
+                                 cameraHints: extensions.cameraHints, warnings: warnings, details: details)
+        header.decodeScratchBytes = decodeScratchBytes
+        return header
+    }
+
+    /// v4: every stream but SH is inflated aside before it is dequantized (SH too when bands are
+    /// dropped; counted, as the estimate must not depend on the caller's degree); legacy: the
+    /// whole payload may be inflated aside when it cannot go into the scene's own memory.
+    var decodeScratchBytes: Int {
+        if tocByteOffset != nil { return streams.reduce(0) { $0 + $1.uncompressedSize } }
+        return (blocksSize().flatMap { CheckedSize.add($0, Self.legacyHeaderSize) }) ?? 0
     }
 }

@@ -35,7 +35,7 @@ public enum DotSplatDecoder {
         let alpha = scene.columnBase(.alpha)
         let dcR = scene.columnBase(.dcR), dcG = scene.columnBase(.dcG), dcB = scene.columnBase(.dcB)
         let c0 = Float(SphericalHarmonics.c0)
-        Parallel.forEachChunk(count: n, chunkSize: chunkSize) { chunk, range in
+        Parallel.forEachChunk(count: n, chunkSize: chunkSize, cancellation: CancellationToken.current) { chunk, range in
             for i in range {
                 let r = base + i * recordSize
                 x[i] = r.loadUnaligned(fromByteOffset: 0, as: Float.self)

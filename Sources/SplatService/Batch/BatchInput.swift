@@ -1,11 +1,14 @@
 import Foundation
 import SplatCore
 
-/// One input of a batch: the path as given or found, the base name its outputs use, and a
-/// problem found before reading it (a missing path), which becomes its report line.
+/// One input of a batch: the path as given or found, the output base its outputs are named
+/// after, and a problem found before reading it (a missing path), which becomes its report line.
 public struct BatchInput: Sendable, Equatable {
     public var path: String
-    /// Unique within the batch: `<stem>.png`, `<stem>.sheet.png`, `<stem>.webp`, `<stem>/`.
+    /// Where its outputs go, relative to the output folder and without an extension:
+    /// `<stem>.png`, `<stem>.sheet.png`, `<stem>.webp`, `<stem>/frame_NNN.png`. Inputs found by
+    /// scanning a folder keep their place in its tree (`sub/scene`), so names never depend on
+    /// the order of the inputs; unique within the batch.
     public var stem: String
     public var problem: SplatError?
 
@@ -17,57 +20,63 @@ public struct BatchInput: Sendable, Equatable {
 
     /// Extensions a folder scan picks up (case-insensitive). A folder holding `meta.json` is an
     /// unbundled SOG scene and is taken whole.
-    public static let sceneExtensions: Set<String> = ["spz", "ply", "sog", "splat"]
-    /// How deep a folder scan descends (a guard against symbolic-link loops).
+    public static let sceneExtensions: Set<String> = ["spz", "ply", "sog", "splat", "glb", "gltf", "ksplat"]
+    /// How deep a folder scan descends.
     public static let maxScanDepth = 32
 
     /// Expands command-line arguments into inputs, in argument order:
     /// - a file is taken as given, whatever its extension;
     /// - a folder with a `meta.json` is one SOG scene;
-    /// - any other folder is scanned recursively for files with a scene extension and for SOG
-    ///   folders, skipping names that start with `.`, each folder's entries sorted by name;
+    /// - any other folder is scanned recursively for entries with a scene extension and for SOG
+    ///   folders, skipping names that start with `.`, each folder's entries sorted by name.
+    ///   Links to folders are not followed (a link to `..` or `/` would walk without end); a
+    ///   link with a scene extension is an input like a file, and one that dangles gets its
+    ///   report line with the `io` error of opening it;
     /// - a path that does not exist becomes an input with an `io` problem (reported, not fatal).
-    /// Stems come from the file name without its extension (the folder name for SOG folders and
-    /// `meta.json`); a stem whose output names would clash with an earlier input's (compared
+    /// A scanned input's output base is its path below the scanned folder without the extension
+    /// (the folder's own path for SOG folders); a file given directly uses its name. A base whose
+    /// output names clash with an earlier input's or with `reserved` (compared
     /// case-insensitively) gets `-2`, `-3`, … appended.
-    public static func expand(_ arguments: [String]) -> [BatchInput] {
-        var paths: [(String, SplatError?)] = []
+    public static func expand(_ arguments: [String], reserved: [String] = []) -> [BatchInput] {
+        var found: [(path: String, base: String, problem: SplatError?)] = []
         for argument in arguments {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) else {
-                paths.append((argument, SplatError(.io, "no such file or folder", file: argument)))
+            guard let status = FileIO.status(atPath: argument) else {
+                found.append((argument, stem(for: argument), SplatError(.io, "no such file or folder", file: argument)))
                 continue
             }
-            if isDirectory.boolValue && !isSOGFolder(argument) {
-                for found in scan(argument, depth: 0) { paths.append((found, nil)) }
+            if status.kind == .directory && !isSOGFolder(argument) {
+                for (path, relative) in scan(argument, relative: "", depth: 0) { found.append((path, relative, nil)) }
             } else {
-                paths.append((argument, nil))
+                found.append((argument, stem(for: argument), nil))
             }
         }
-        var namer = StemAllocator()
-        return paths.map { BatchInput(path: $0.0, stem: namer.allocate(stem(for: $0.0)), problem: $0.1) }
+        var namer = StemAllocator(reserved: reserved)
+        return found.map { BatchInput(path: $0.path, stem: namer.allocate($0.base), problem: $0.problem) }
     }
 
-    /// The scene paths under `folder`, sorted per folder.
-    static func scan(_ folder: String, depth: Int) -> [String] {
+    /// The scene paths under `folder` with their output bases, sorted per folder.
+    static func scan(_ folder: String, relative: String, depth: Int) -> [(String, String)] {
         guard depth < maxScanDepth,
               let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
-        var found: [String] = []
+        var found: [(String, String)] = []
         for name in names.sorted() where !name.hasPrefix(".") {
             let path = (folder as NSString).appendingPathComponent(name)
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
-            if isDirectory.boolValue {
-                if isSOGFolder(path) { found.append(path) } else { found += scan(path, depth: depth + 1) }
-            } else if sceneExtensions.contains((name as NSString).pathExtension.lowercased()) {
-                found.append(path)
+            let inner = relative.isEmpty ? name : relative + "/" + name
+            guard let entry = FileIO.status(atPath: path, followLinks: false) else { continue }
+            let isScene = sceneExtensions.contains((name as NSString).pathExtension.lowercased())
+            if entry.kind == .directory {
+                if isSOGFolder(path) { found.append((path, inner)) } else { found += scan(path, relative: inner, depth: depth + 1) }
+            } else if isScene {
+                // Files, links (to files, folders or nothing) and special files alike: opening
+                // the input decides, and reports what it is.
+                found.append((path, (inner as NSString).deletingPathExtension))
             }
         }
         return found
     }
 
     static func isSOGFolder(_ path: String) -> Bool {
-        FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("meta.json"))
+        FileIO.status(atPath: (path as NSString).appendingPathComponent("meta.json"))?.kind == .regular
     }
 
     /// `scenes/a.spz` → `a`; `scenes/logo/` and `scenes/logo/meta.json` → `logo`.
@@ -82,25 +91,5 @@ public struct BatchInput: Sendable, Equatable {
         }
         if name.isEmpty || name == "." || name == ".." || name == "/" { name = "scene" }
         return name
-    }
-}
-
-/// Hands out stems whose output names do not collide.
-struct StemAllocator {
-    private var taken: Set<String> = []
-
-    mutating func allocate(_ base: String) -> String {
-        var candidate = base
-        var n = 1
-        while Self.outputNames(candidate).contains(where: taken.contains) {
-            n += 1
-            candidate = "\(base)-\(n)"
-        }
-        taken.formUnion(Self.outputNames(candidate))
-        return candidate
-    }
-
-    static func outputNames(_ stem: String) -> [String] {
-        [stem, stem + ".png", stem + ".sheet.png", stem + ".webp"].map { $0.lowercased() }
     }
 }

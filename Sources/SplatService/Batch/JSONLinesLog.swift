@@ -20,14 +20,11 @@ public final class JSONLinesLog: @unchecked Sendable {
     public init(path: String) throws(SplatError) {
         self.path = path
         partialPath = path + ".partial"
-        descriptor = open(partialPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-        guard descriptor >= 0 else {
-            throw SplatError(.io, "cannot create the report: \(String(cString: strerror(errno)))", file: partialPath)
-        }
+        descriptor = try FileIO.open(partialPath, O_WRONLY | O_CREAT | O_TRUNC)
     }
 
     deinit {
-        if descriptor >= 0 { close(descriptor) }
+        if descriptor >= 0 { FileIO.close(descriptor) }
     }
 
     /// Lines appended so far.
@@ -38,15 +35,10 @@ public final class JSONLinesLog: @unchecked Sendable {
         let bytes = Array((line + "\n").utf8)
         let failure: SplatError? = lock.withLock {
             guard descriptor >= 0 else { return SplatError(.io, "the report is already closed", file: partialPath) }
-            var offset = 0
-            while offset < bytes.count {
-                let n = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, bytes.count - offset) }
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return SplatError(.io, "cannot write the report: \(String(cString: strerror(errno)))", file: partialPath)
-                }
-                offset += n
+            let written: SplatError? = bytes.withUnsafeBytes { raw in
+                do throws(SplatError) { try FileIO.writeAll(descriptor, raw, path: partialPath); return nil } catch { return error }
             }
+            if let written { return written }
             lines += 1
             return nil
         }
@@ -58,15 +50,11 @@ public final class JSONLinesLog: @unchecked Sendable {
         let failure: SplatError? = lock.withLock {
             guard descriptor >= 0 else { return SplatError(.io, "the report is already closed", file: partialPath) }
             defer { descriptor = -1 }
-            if fsync(descriptor) != 0 && errno != EINVAL {
-                let reason = String(cString: strerror(errno))
-                close(descriptor)
-                return SplatError(.io, "cannot flush the report: \(reason)", file: partialPath)
-            }
-            close(descriptor)
-            guard rename(partialPath, path) == 0 else {
-                return SplatError(.io, "cannot rename the report into place: \(String(cString: strerror(errno)))", file: path)
-            }
+            let flushed: SplatError?
+            do throws(SplatError) { try FileIO.sync(descriptor, path: partialPath); flushed = nil } catch { flushed = error }
+            FileIO.close(descriptor)
+            if let flushed { return flushed }
+            do throws(SplatError) { try FileIO.rename(partialPath, to: path) } catch { return error }
             return nil
         }
         if let failure { throw failure }

@@ -11,7 +11,7 @@ public struct CameraRequest: Sendable, Equatable {
     public var fovYDegrees: Double
 
     public init(position: SIMD3<Double>? = nil, target: SIMD3<Double>? = nil, up: SIMD3<Double>? = nil,
-                fovYDegrees: Double = 50) {
+                fovYDegrees: Double = Camera.defaultFovYDegrees) {
         self.position = position
         self.target = target
         self.up = up
@@ -68,7 +68,7 @@ public struct CameraRequest: Sendable, Equatable {
     /// views at `elevationDegrees` (a turntable passes its orbit's elevation).
     public func framing(for scene: SplatScene, width: Int, height: Int,
                         elevationDegrees: Double = AutoFramer.defaultElevationDegrees) -> Framing {
-        AutoFramer.frame(scene, width: width, height: height, fovYDegrees: fovYDegrees, up: up ?? SIMD3(0, 1, 0),
+        AutoFramer.frame(scene, width: width, height: height, fovYDegrees: fovYDegrees, up: up ?? Camera.defaultUp,
                          elevationDegrees: elevationDegrees)
     }
 
@@ -76,11 +76,11 @@ public struct CameraRequest: Sendable, Equatable {
     /// position and target are given, which need none).
     public func resolve(with framing: Framing?) -> Resolved {
         if let position, let target {
-            let camera = Camera(position: position, target: target, up: up ?? SIMD3(0, 1, 0), fovYDegrees: fovYDegrees)
+            let camera = Camera(position: position, target: target, up: up ?? Camera.defaultUp, fovYDegrees: fovYDegrees)
             return Resolved(camera: camera, positionSource: "option", targetSource: "option",
                             upSource: up == nil ? "default" : "option")
         }
-        let framing = framing ?? Framing(center: .zero, radius: 1, distance: 3, up: up ?? SIMD3(0, 1, 0))
+        let framing = framing ?? Framing(center: .zero, radius: 1, distance: 3, up: up ?? Camera.defaultUp)
         let auto = framing.camera(azimuthDegrees: AutoFramer.defaultAzimuthDegrees,
                                   elevationDegrees: AutoFramer.defaultElevationDegrees, fovYDegrees: fovYDegrees)
         var camera = auto

@@ -88,7 +88,7 @@ public struct RunReport: Sendable, Encodable {
     /// The process exit status this outcome maps to, when the caller (the CLI) sets one.
     public var exitCode: Int32?
     public var header: SceneHeader?
-    public var verdict: CeilingVerdict?
+    public var verdict: AdmissionVerdict?
     public var decodedCount: Int?
     public var decision: FrameDecision?
     public var camera: CameraRequest.Resolved?
@@ -112,7 +112,9 @@ public struct RunReport: Sendable, Encodable {
     }
 
     /// "ok", or the error kind (`too_large`, `truncated`, `timeout`, …).
-    public var status: String { error?.kind.rawValue ?? "ok" }
+    public var status: String { error?.kind.rawValue ?? (skipped ? "skipped" : "ok") }
+    /// A batch input not run because its outputs already existed (`--skip-existing`).
+    public var skipped = false
     public var succeeded: Bool { error == nil }
     /// The error's message, "" on success.
     public var message: String { error?.message ?? "" }
@@ -163,6 +165,8 @@ public struct RunReport: Sendable, Encodable {
             ("camera_hints", header?.cameraHintsJSON ?? .null),
             ("decoded_count", .optional(decodedCount) { .int($0) }),
             ("ceiling", verdict?.json ?? .null),
+            ("estimated_peak_bytes", .optional(verdict?.estimate) { .int($0.totalBytes) }),
+            ("memory_estimate", verdict?.estimate?.json ?? .null),
             ("frame_decision", decision?.json ?? .null),
             ("camera", camera?.json ?? .null),
             ("orbit", orbit?.json ?? .null),

@@ -1,269 +1,127 @@
 import SplatCore
 import SplatFormats
-import SplatService
-
-/// The commands `splatrender` knows. `render` is also what runs when the first argument is not a
-/// command name (`splatrender scene.spz --out a.png`).
-public enum CommandName: String, CaseIterable, Sendable {
-    case render
-    case turntable
-    case thumbnails
-    case info
-    case convert
-    case help
-}
-
-/// What kind of value an option takes; the parser validates every value against it.
-public enum OptionKind: Sendable, Equatable {
-    /// No value: present or absent.
-    case flag
-    /// Any text, usually a path (`-` for a standard stream).
-    case text
-    /// A whole number within the range.
-    case integer(ClosedRange<Int>)
-    /// A finite number within the range.
-    case number(ClosedRange<Double>)
-    /// Three finite numbers `x,y,z`.
-    case vector3
-    /// Three numbers `r,g,b`, each within 0…1.
-    case colour
-    /// `WxH`, each side within 1…16384.
-    case resolution
-    /// One of the 16 coordinate-system names or an alias (`ply`, `opengl`, …).
-    case frame
-    /// One of the input formats.
-    case format
-    /// A byte count: a whole number with an optional binary suffix (K, M, G, KiB, MiB, GiB).
-    case byteCount
-    /// One of a fixed list of words.
-    case choice([String])
-    /// One of a fixed list of words, or nothing: `--progress` alone means `bare`; the next
-    /// argument is taken as the value only when it is one of the words (`--progress json`).
-    case optionalChoice([String], bare: String)
-    /// Comma-separated finite numbers within the range, e.g. `10,40`.
-    case numberList(ClosedRange<Double>)
-
-    /// The placeholder shown in help, e.g. `WxH`.
-    var placeholder: String {
-        switch self {
-        case .flag: ""
-        case .text: "PATH"
-        case .integer: "N"
-        case .number: "DEG"
-        case .vector3: "X,Y,Z"
-        case .colour: "R,G,B"
-        case .resolution: "WxH"
-        case .frame: "FRAME"
-        case .format: "FORMAT"
-        case .byteCount: "BYTES"
-        case .choice(let words): words.joined(separator: "|")
-        case .optionalChoice(let words, _): "[" + words.joined(separator: "|") + "]"
-        case .numberList: "A,B,…"
-        }
-    }
-}
-
-/// One row of the option table.
-public struct OptionSpec: Sendable {
-    /// Long name without the leading dashes, e.g. `camera-pos`.
-    public let name: String
-    /// Optional one-letter alias, e.g. `o` for `-o`.
-    public let short: Character?
-    public let kind: OptionKind
-    /// The value used when the option is absent, written as the user would type it (so it is
-    /// parsed and validated exactly like a given value, and shown as-is in help).
-    public let defaultValue: String?
-    /// Placeholder in help when the kind's generic one says too little (e.g. `PATH.png`).
-    public let placeholder: String?
-    public let help: String
-    /// The commands that accept this option.
-    public let commands: Set<CommandName>
-    /// Commands on which the option takes another kind of value or means something a little
-    /// different (`--sheet FILE.png` on turntable, `--sheet` alone on thumbnails). Names stay
-    /// unique across the table; `resolved(for:)` gives the row as a command sees it.
-    public let variants: [CommandName: OptionVariant]
-
-    init(_ name: String, short: Character? = nil, _ kind: OptionKind, default defaultValue: String? = nil,
-         placeholder: String? = nil, for commands: Set<CommandName>, _ help: String,
-         variants: [CommandName: OptionVariant] = [:]) {
-        self.name = name
-        self.short = short
-        self.kind = kind
-        self.defaultValue = defaultValue
-        self.placeholder = placeholder
-        self.help = help
-        self.commands = commands.union(variants.keys)
-        self.variants = variants
-    }
-
-    /// The row as `command` sees it (its variant applied).
-    public func resolved(for command: CommandName) -> OptionSpec {
-        guard let v = variants[command] else { return self }
-        return OptionSpec(name, short: short, v.kind, default: v.defaultValue, placeholder: v.placeholder,
-                          for: commands, v.help)
-    }
-
-    /// `--name VALUE` as shown in help.
-    var signature: String {
-        let value = placeholder ?? kind.placeholder
-        let long = "--\(name)" + (value.isEmpty ? "" : " \(value)")
-        if let short { return "-\(short), \(long)" }
-        return "    \(long)"
-    }
-}
-
-/// How an option differs on one command.
-public struct OptionVariant: Sendable {
-    public let kind: OptionKind
-    public let defaultValue: String?
-    public let placeholder: String?
-    public let help: String
-
-    init(_ kind: OptionKind, default defaultValue: String? = nil, placeholder: String? = nil, _ help: String) {
-        self.kind = kind
-        self.defaultValue = defaultValue
-        self.placeholder = placeholder
-        self.help = help
-    }
-}
-
-/// One command's synopsis and positional arguments.
-public struct CommandSpec: Sendable {
-    public let name: CommandName
-    /// Text after `splatrender` in the usage line.
-    public let synopsis: String
-    public let summary: String
-    /// Longer explanation shown by `help COMMAND`.
-    public let details: String
-    /// Names of the positional arguments, for messages.
-    public let positionals: [String]
-    /// How many positionals the command takes.
-    public let positionalCount: ClosedRange<Int>
-}
+import SplatImage
+import SplatRender
 
 /// The single declarative description of the command line: every option with its value kind,
 /// default, help text and the commands that take it. Parsing (`CommandLineParser`) and help
 /// (`HelpText`) are both driven by these tables, so they cannot drift apart.
-public enum CommandLineSpec {
-    /// The program name used in usage lines and `--version`.
-    public static let programName = "splatrender"
-    public static let version = "0.1.0"
-
-    static let decoding: Set<CommandName> = [.render, .turntable, .thumbnails, .info, .convert]
+public enum OptionTable {
+    public static let decoding: Set<CommandName> = [.render, .turntable, .thumbnails, .info, .convert]
     /// Commands that render images.
-    static let rendering: Set<CommandName> = [.render, .turntable, .thumbnails]
+    public static let rendering: Set<CommandName> = [.render, .turntable, .thumbnails]
     /// Commands that orbit the scene (turntable frames, contact sheets, animations).
-    static let orbiting: Set<CommandName> = [.turntable, .thumbnails]
-    static let all: Set<CommandName> = Set(CommandName.allCases)
+    public static let orbiting: Set<CommandName> = [.turntable, .thumbnails]
+    public static let all: Set<CommandName> = Set(CommandName.allCases)
 
     /// The option table.
     public static let options: [OptionSpec] = [
         // Everywhere.
-        OptionSpec("help", short: "h", .flag, for: all, "show help for the command and exit"),
-        OptionSpec("version", .flag, for: all, "print the version and exit"),
+        OptionSpec(.help, short: "h", .flag, for: all, "show help for the command and exit"),
+        OptionSpec(.version, .flag, for: all, "print the version and exit"),
 
         // Shared by every command that decodes a scene.
-        OptionSpec("format", .format, for: decoding,
+        OptionSpec(.format, .format, for: decoding,
                    "read the input as FORMAT (spz, ply, compressed_ply, sog, splat) instead of detecting it; needed for .splat on standard input"),
-        OptionSpec("max-decoded-bytes", .byteCount, default: String(DecodeLimits.serviceCeilingBytes), for: decoding,
+        OptionSpec(.maxDecodedBytes, .byteCount, default: String(DecodeLimits.serviceCeilingBytes), for: decoding,
                    "refuse to decode a scene whose decoded floats (or any inflated intermediate) would exceed BYTES; suffixes K, M, G (binary) accepted",
                    variants: [.thumbnails: OptionVariant(.byteCount, default: String(DecodeLimits.serviceCeilingBytes),
                                                          "per-file ceiling on the decoded size, and the budget for all running inputs together: an input starts only when the declared sizes (from the headers) of the running ones plus its own fit; a file alone over it fails with too_large without decoding")]),
-        OptionSpec("max-sh-degree", .integer(0...4), for: decoding,
+        OptionSpec(.maxShDegree, .integer(0...4), for: decoding,
                    "drop spherical-harmonic bands above degree N while decoding (also lowers the declared decoded size)"),
-        OptionSpec("source-frame", .frame, for: decoding,
+        OptionSpec(.sourceFrame, .frame, for: decoding,
                    "the frame the stored values are in (RUB, RDF, … or ply, opengl, gltf, unity, blender); overrides the file's declaration and the format's convention"),
-        OptionSpec("flip", .flag, for: decoding,
+        OptionSpec(.flip, .flag, for: decoding,
                    "add a half turn about X after the frame conversion (fixes scenes that come out upside down)"),
-        OptionSpec("strict", .flag, for: decoding,
+        OptionSpec(.strict, .flag, for: decoding,
                    "fail on the first splat with a NaN or infinite value instead of dropping it"),
-        OptionSpec("threads", .integer(1...1024), for: decoding,
+        OptionSpec(.threads, .integer(1...1024), for: decoding,
                    "worker threads for conversion and rendering (default: all cores)"),
-        OptionSpec("verbose", short: "v", .flag, for: decoding,
+        OptionSpec(.verbose, short: "v", .flag, for: decoding,
                    "print the frame decision, the camera and stage timings"),
-        OptionSpec("quiet", short: "q", .flag, for: decoding,
+        OptionSpec(.quiet, short: "q", .flag, for: decoding,
                    "print nothing but errors (nor progress, unless that is asked for explicitly)"),
 
         // info
-        OptionSpec("json", .flag, for: [.info, .render, .convert, .turntable],
+        OptionSpec(.json, .flag, for: [.info, .render, .convert, .turntable],
                    "print the report as JSON instead of text (render, turntable and convert: the run report of --report)",
                    variants: [.thumbnails: OptionVariant(.flag, "print each input's report line (JSON Lines) on standard output instead of a summary line")]),
-        OptionSpec("bounds", .flag, for: [.info],
+        OptionSpec(.bounds, .flag, for: [.info],
                    "also decode the scene and report the bounds of the stored positions"),
 
         // convert
-        OptionSpec("to-frame", .frame, for: [.convert],
+        OptionSpec(.toFrame, .frame, for: [.convert],
                    "convert the values from the source frame (see --source-frame) to FRAME before writing; default: write them in the source's own frame, unconverted"),
-        OptionSpec("spz-version", .integer(3...4), for: [.convert],
+        OptionSpec(.spzVersion, .integer(3...4), for: [.convert],
                    "SPZ container version to write: 3 (gzip) or 4 (zstd, default of the encoder)"),
 
         // render, turntable, thumbnails
-        OptionSpec("out", short: "o", .text, placeholder: "FILE.png", for: [.render],
+        OptionSpec(.out, short: "o", .text, placeholder: "FILE.png", for: [.render],
                    "where to write the PNG; - writes it to standard output",
                    variants: [.turntable: OptionVariant(.text, placeholder: "DIR",
                                                         "folder for the frames frame_000.png, frame_001.png, … (created if missing)")]),
-        OptionSpec("out-dir", .text, placeholder: "DIR", for: [.thumbnails],
+        OptionSpec(.outDir, .text, placeholder: "DIR", for: [.thumbnails],
                    "folder for the outputs: <stem>.png, <stem>/frame_NNN.png, <stem>.sheet.png, <stem>.webp (created if missing)"),
-        OptionSpec("resolution", .resolution, default: "512x512", for: rendering, "image width and height in pixels"),
-        OptionSpec("camera-pos", .vector3, for: [.render],
+        OptionSpec(.resolution, .resolution, default: "\(RenderSettings.defaultWidth)x\(RenderSettings.defaultHeight)", for: rendering, "image width and height in pixels"),
+        OptionSpec(.cameraPos, .vector3, for: [.render],
                    "camera position in the render frame (RUB, after the frame conversion); default: the automatic three-quarter view"),
-        OptionSpec("camera-target", .vector3, for: [.render],
+        OptionSpec(.cameraTarget, .vector3, for: [.render],
                    "point the camera looks at; default: the centre found by the automatic framing"),
-        OptionSpec("camera-up", .vector3, for: rendering,
+        OptionSpec(.cameraUp, .vector3, for: rendering,
                    "camera up direction (also the orbit's axis); default: the automatic framing's up (+Y of the render frame)"),
-        OptionSpec("camera-fov", .number(1...179), default: "50", placeholder: "DEG", for: rendering,
+        OptionSpec(.cameraFov, .number(1...179), default: OptionTable.text(Camera.defaultFovYDegrees), placeholder: "DEG", for: rendering,
                    "vertical field of view in degrees"),
-        OptionSpec("background", .colour, for: rendering,
+        OptionSpec(.background, .colour, for: rendering,
                    "background colour, each channel 0–1; omitted: a transparent RGBA PNG"),
-        OptionSpec("antialiased", .choice(["auto", "on", "off"]), default: "auto", for: rendering,
+        OptionSpec(.antialiased, .choice(["auto", "on", "off"]), default: "auto", for: rendering,
                    "mip-splatting opacity compensation: auto follows the file's flag"),
-        OptionSpec("sh-degree", .integer(0...4), for: rendering,
+        OptionSpec(.shDegree, .integer(0...4), for: rendering,
                    "highest spherical-harmonic degree used for colour (default: all the scene has)"),
-        OptionSpec("report", .text, placeholder: "FILE.json", for: [.render, .convert, .turntable],
+        OptionSpec(.report, .text, placeholder: "FILE.json", for: [.render, .convert, .turntable],
                    "also write the run report (input, status, header facts, ceiling verdict, frame, camera, outputs, stage times, peak memory) as JSON",
                    variants: [.thumbnails: OptionVariant(.text, placeholder: "FILE.jsonl",
                                                          "write one JSON line per input as it finishes (to FILE.jsonl.partial, renamed to FILE.jsonl at the end); - writes the lines to standard output")]),
-        OptionSpec("timeout", .number(0.001...1_000_000), placeholder: "SECONDS", for: rendering,
+        OptionSpec(.timeout, .number(0.001...1_000_000), placeholder: "SECONDS", for: rendering,
                    "wall-clock deadline per input, checked between stages and frames (error kind timeout)"),
-        OptionSpec("progress", .optionalChoice(["auto", "line", "json", "none"], bare: "line"), default: "auto",
+        OptionSpec(.progress, .optionalChoice(["auto", "line", "json", "none"], bare: "line"), default: "auto",
                    for: rendering,
                    "progress on standard error: line (redrawn, with ETA), json (one NDJSON event per step), none; auto shows the line on a terminal only; --progress alone means line"),
 
         // turntable, thumbnails
-        OptionSpec("frames", .integer(1...Turntable.maxFrames), default: String(Turntable.defaultFrames), for: [.turntable],
+        OptionSpec(.frames, .integer(1...Turntable.maxFrames), default: String(Turntable.defaultFrames), for: [.turntable],
                    "number of turntable frames, evenly spaced in azimuth"),
-        OptionSpec("turntable", .integer(1...Turntable.maxFrames), placeholder: "FRAMES", for: [.thumbnails],
+        OptionSpec(.turntable, .integer(1...Turntable.maxFrames), placeholder: "FRAMES", for: [.thumbnails],
                    "also write FRAMES turntable frames per input to <stem>/frame_NNN.png (also the frame count of --animation, default 36)"),
-        OptionSpec("elevation", .number(-89...89), default: String(Int(Turntable.defaultElevationDegrees)), placeholder: "DEG",
+        OptionSpec(.elevation, .number(-89...89), default: OptionTable.text(Turntable.defaultElevationDegrees), placeholder: "DEG",
                    for: orbiting,
                    "orbit elevation above the horizon; clamped to an SPZ file's safe-orbit hints when it has them"),
-        OptionSpec("azimuth", .number(-360...360), default: String(Int(Turntable.defaultStartAzimuthDegrees)), placeholder: "DEG",
+        OptionSpec(.azimuth, .number(-360...360), default: OptionTable.text(Turntable.defaultStartAzimuthDegrees), placeholder: "DEG",
                    for: orbiting,
                    "azimuth of frame 0 (the default makes frame 0 the automatic view of render)"),
-        OptionSpec("sheet", .text, placeholder: "FILE.png", for: [.turntable],
+        OptionSpec(.sheet, .text, placeholder: "FILE.png", for: [.turntable],
                    "also write a contact sheet: --sheet-views views around the orbit, one row per --sheet-elevations angle",
                    variants: [.thumbnails: OptionVariant(.flag, "also write a contact sheet <stem>.sheet.png")]),
-        OptionSpec("sheet-views", .integer(1...SheetPlan.maxViews), default: String(SheetPlan.defaultViews), placeholder: "N",
+        OptionSpec(.sheetViews, .integer(1...SheetPlan.maxViews), default: String(SheetPlan.defaultViews), placeholder: "N",
                    for: orbiting, "views per sheet row, evenly spaced in azimuth from --azimuth"),
-        OptionSpec("sheet-elevations", .numberList(-89...89), placeholder: "DEG,DEG", for: orbiting,
+        OptionSpec(.sheetElevations, .numberList(-89...89), placeholder: "DEG,DEG", for: orbiting,
                    "one sheet row per elevation (at most 8); default: one row at --elevation"),
-        OptionSpec("sheet-downscale", .integer(1...16), default: String(SheetPlan.defaultDownscale), placeholder: "K",
+        OptionSpec(.sheetDownscale, .integer(1...16), default: String(SheetPlan.defaultDownscale), placeholder: "K",
                    for: orbiting,
                    "each sheet view is rendered at --resolution, then shrunk by K (box filter) into its tile"),
-        OptionSpec("animation", .text, placeholder: "FILE.webp", for: [.turntable],
+        OptionSpec(.animation, .text, placeholder: "FILE.webp", for: [.turntable],
                    "also write the turntable as a looping animated WebP (lossless unless --animation-quality)",
                    variants: [.thumbnails: OptionVariant(.flag, "also write <stem>.webp, the turntable as a looping animated WebP")]),
-        OptionSpec("animation-quality", .number(0...100), placeholder: "Q", for: orbiting,
+        OptionSpec(.animationQuality, .number(0...100), placeholder: "Q", for: orbiting,
                    "encode the animation lossy at quality Q (0–100) instead of lossless"),
-        OptionSpec("animation-effort", .integer(0...6), default: String(AnimationSettings.defaultEffort), placeholder: "0-6",
+        OptionSpec(.animationEffort, .integer(0...6), default: String(AnimatedWebPWriter.Options.defaultEffort), placeholder: "0-6",
                    for: orbiting, "libwebp effort for the animation: 0 is fastest, 6 smallest"),
-        OptionSpec("frame-ms", .integer(1...60_000), default: "100", placeholder: "MS", for: orbiting,
+        OptionSpec(.frameMs, .integer(1...60_000), default: String(AnimatedWebPWriter.Options.defaultFrameDurationMs), placeholder: "MS", for: orbiting,
                    "display time of each animation frame in milliseconds"),
 
         // thumbnails
-        OptionSpec("jobs", short: "j", .integer(1...256), default: "1", for: [.thumbnails],
+        OptionSpec(.jobs, short: "j", .integer(1...256), default: String(BatchOptions.defaultJobs), for: [.thumbnails],
                    "inputs decoded and rendered at once (each also uses --threads); bounded by --max-decoded-bytes"),
-        OptionSpec("from-stdin", .flag, for: [.thumbnails],
+        OptionSpec(.fromStdin, .flag, for: [.thumbnails],
                    "also read input paths from standard input, one per line"),
     ]
 
@@ -330,8 +188,18 @@ public enum CommandLineSpec {
                     positionals: ["COMMAND"], positionalCount: 0...1),
     ]
 
+    /// A default number as a user would type it: `50`, not `50.0`.
+    static func text(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
     /// The row for a long option name (without dashes).
     public static func option(named name: String) -> OptionSpec? {
+        OptionName(rawValue: name).flatMap { option($0) }
+    }
+
+    /// The row for a typed name.
+    public static func option(_ name: OptionName) -> OptionSpec? {
         options.first { $0.name == name }
     }
 

@@ -1,0 +1,85 @@
+import SplatCore
+import SplatFormats
+import SplatImage
+import SplatRender
+
+/// What one job will hold at its peak, estimated from its header and its outputs before anything
+/// is decoded: the input bytes read into memory, the decoded scene, the decoder's scratch
+/// (`SceneHeader.decodeScratchBytes`), the renderer's per-scene and per-frame tables
+/// (`Renderer.estimatedBytes`), and the images the outputs hold (an animation keeps every frame
+/// until it is encoded; a sheet keeps its tiles) with their encoders' buffers. Stages overlap
+/// little, but the estimate adds them: it is an upper bound, used to admit jobs under a memory
+/// budget, and the report prints it beside the measured peak.
+///
+/// Not counted: the process itself (code, runtime, thread stacks: about 30 MiB, the same for
+/// every job), which a budget for many jobs pays once.
+public struct MemoryEstimate: Sendable, Equatable {
+    public var inputBytes: Int
+    public var sceneBytes: Int
+    public var decodeScratchBytes: Int
+    public var renderBytes: Int
+    public var outputBytes: Int
+
+    /// The sum, saturating.
+    public var totalBytes: Int {
+        [inputBytes, sceneBytes, decodeScratchBytes, renderBytes, outputBytes].reduce(0) { CheckedSize.add($0, $1) ?? Int.max }
+    }
+
+    /// Bytes an encoder may hold per input pixel byte: filtered rows plus the compressed bound
+    /// (PNG), or libwebp's working copies (WebP); measured below 2 for both.
+    static let encoderBytesPerPixelByte = 3
+
+    public init(inputBytes: Int, sceneBytes: Int, decodeScratchBytes: Int, renderBytes: Int, outputBytes: Int) {
+        self.inputBytes = inputBytes
+        self.sceneBytes = sceneBytes
+        self.decodeScratchBytes = decodeScratchBytes
+        self.renderBytes = renderBytes
+        self.outputBytes = outputBytes
+    }
+
+    /// The estimate for `job` whose input has `header` and is `inputBytes` long.
+    public static func of(_ job: SceneJob, header: SceneHeader, inputBytes: Int) -> MemoryEstimate {
+        let limits = job.load.limits
+        let size = limits.sizeVerdict(count: header.count, fileDegree: header.shDegree)
+        let scene = size.declaredDecodedBytes ?? Int.max
+        let settings = job.view.settings
+        let rendersAnything = job.image != nil || job.needsOrbit
+        let render = rendersAnything
+            ? Renderer.estimatedBytes(splats: header.count, width: settings.width, height: settings.height,
+                                      maxTilePairs: settings.maxTilePairs)
+            : 0
+        let frame = CheckedSize.mul(CheckedSize.mul(settings.width, settings.height) ?? Int.max, 4) ?? Int.max
+        var held = 0
+        if rendersAnything { held = add(held, mul(frame, 1 + encoderBytesPerPixelByte)) }
+        if job.animation != nil { held = add(held, mul(frame, job.orbit.frames + 2 * encoderBytesPerPixelByte)) }
+        if let sheet = job.sheet {
+            let rows = sheet.plan.elevationsDegrees?.count ?? 1
+            let tile = frame / max(1, sheet.plan.downscale * sheet.plan.downscale)
+            // The tiles, the composed sheet, and its encoder.
+            held = add(held, mul(mul(tile, sheet.plan.views * rows), 2 + encoderBytesPerPixelByte))
+        }
+        return MemoryEstimate(inputBytes: inputBytes, sceneBytes: scene, decodeScratchBytes: header.decodeScratchBytes,
+                              renderBytes: render, outputBytes: held)
+    }
+
+    private static func add(_ a: Int, _ b: Int) -> Int { CheckedSize.add(a, b) ?? Int.max }
+    private static func mul(_ a: Int, _ b: Int) -> Int { CheckedSize.mul(a, b) ?? Int.max }
+
+    /// "1.62 GiB (input 84 MiB, scene 765 MiB, decode 150 MiB, render 560 MiB, outputs 3 MiB)".
+    public var summary: String {
+        let m = AdmissionVerdict.mebibytes
+        return "\(m(totalBytes)) (input \(m(inputBytes)), scene \(m(sceneBytes)), decode \(m(decodeScratchBytes)), render \(m(renderBytes)), outputs \(m(outputBytes)))"
+    }
+
+    /// The report's `memory_estimate` object.
+    public var json: JSONValue {
+        .object([
+            ("total_bytes", .int(totalBytes)),
+            ("input_bytes", .int(inputBytes)),
+            ("scene_bytes", .int(sceneBytes)),
+            ("decode_scratch_bytes", .int(decodeScratchBytes)),
+            ("render_bytes", .int(renderBytes)),
+            ("output_bytes", .int(outputBytes)),
+        ])
+    }
+}

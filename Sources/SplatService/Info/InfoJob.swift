@@ -1,0 +1,94 @@
+import SplatCore
+import SplatFormats
+
+/// Describing a scene, as `splatrender info` and the server's `/v1/info` do: the header alone
+/// (a scene over the ceiling is described, not refused), or with `decodeBounds` a full decode
+/// that adds the stored positions' bounds and whatever the body reveals (legacy SPZ extensions
+/// sit after the data). The frame decision is made once, from the most complete facts read.
+public struct InfoJob: Sendable {
+    public var input: SceneInput
+    public var load: LoadOptions
+    public var decodeBounds: Bool
+
+    public init(input: SceneInput, load: LoadOptions = LoadOptions(), decodeBounds: Bool = false) {
+        self.input = input
+        self.load = load
+        self.decodeBounds = decodeBounds
+    }
+
+    /// The description; throws when even the header cannot be read. A failed bounds decode is
+    /// reported inside the result (`boundsError`) with the header facts still given.
+    public func run() throws(SplatError) -> SceneInfo {
+        var header = try SceneLoader.readHeader(input, format: load.format, limits: load.limits)
+        var facts = header.frameFacts
+        var bounds: SceneBounds?
+        var boundsError: SplatError?
+        if decodeBounds {
+            do throws(SplatError) {
+                let decoded = try SceneLoader.decode(input, format: header.format, limits: load.limits)
+                bounds = SceneBounds(decoded.scene)
+                header = decoded.header
+                for warning in decoded.scene.warnings where !header.warnings.contains(warning) {
+                    header.warnings.append(warning)
+                }
+                facts = decoded.scene.frameFacts
+            } catch {
+                boundsError = error
+            }
+        }
+        return SceneInfo(name: input.name, header: header, decision: FrameDecision.decide(facts, options: load.frame),
+                         verdict: SceneAdmission.verdict(for: header, limits: load.limits),
+                         boundsRequested: decodeBounds, bounds: bounds, boundsError: boundsError)
+    }
+}
+
+/// What `InfoJob` found.
+public struct SceneInfo: Sendable {
+    public var name: String
+    public var header: SceneHeader
+    public var decision: FrameDecision
+    public var verdict: AdmissionVerdict
+    public var boundsRequested: Bool
+    public var bounds: SceneBounds?
+    public var boundsError: SplatError?
+
+    /// The `info --json` object (also the body of `/v1/info`).
+    public var json: JSONValue {
+        var fields: [(String, JSONValue)] = [("file", .string(name))]
+        fields += header.jsonFields
+        fields += [
+            ("frame_decision", decision.json),
+            ("camera_hints", header.cameraHintsJSON),
+            ("ceiling", verdict.json),
+            ("warnings", .array(header.warnings.map { .string($0) })),
+            ("details", header.detailsJSON),
+        ]
+        if boundsRequested {
+            fields.append(("bounds", .optional(bounds) { $0.json(frame: decision.sourceFrame) }))
+            if let boundsError { fields.append(("bounds_error", boundsError.json)) }
+        }
+        return .object(fields)
+    }
+
+    /// Label/value rows for the text form.
+    public var rows: [(String, String)] {
+        var rows: [(String, String)] = [
+            ("file", name),
+            ("format", header.format.rawValue + (header.version.map { " version \($0)" } ?? "")),
+            ("splats", String(header.count)),
+            ("SH degree", String(header.shDegree) + (verdict.keptDegree != header.shDegree ? " (keeping \(verdict.keptDegree))" : "")),
+            ("model", header.model.rawValue),
+            ("frame", decision.summary),
+            ("decoded size", verdict.summary),
+        ]
+        if let hints = header.cameraHints {
+            rows.append(("camera hints", "elevation \(hints.elevationMin)…\(hints.elevationMax), min radius \(hints.radiusMin)"))
+        }
+        if let bounds {
+            rows.append(("bounds", "min \(SceneBounds.describe(bounds.min)), max \(SceneBounds.describe(bounds.max)) (stored \(decision.sourceFrame.name) values, \(bounds.count) splats)"))
+        }
+        for warning in header.warnings { rows.append(("warning", warning)) }
+        for (key, value) in header.details.sorted(by: { $0.key < $1.key }) { rows.append((key, value)) }
+        return rows
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import SplatCore
+import SplatFormats
+import SplatImage
+import SplatRender
+
+/// One run of a `SceneJob`: the mutable state (report, files written, the job's cancellation
+/// token) of `execute()`. Planning views is in `ViewPlan.swift`, rendering and output in
+/// `JobRendering.swift`.
+final class JobExecution {
+    let job: SceneJob
+    let progress: ProgressHandler?
+    /// The job's own deadline, under the caller's wider scope.
+    let token: CancellationToken
+    var report: RunReport
+    let outputs = OutputTransaction()
+    var imageBytes: [UInt8]?
+    var image: ImageBuffer?
+
+    init(job: SceneJob, progress: ProgressHandler?) {
+        self.job = job
+        self.progress = progress
+        // The deadline counts from when the header was read, if the caller read it.
+        let start = ContinuousClock.now - .nanoseconds(Int64(max(0, job.headerMilliseconds) * 1e6))
+        token = CancellationToken(seconds: job.timeoutSeconds, start: start, parent: job.cancellation)
+        report = RunReport(command: job.command, input: job.input.name, index: job.index, started: start)
+    }
+
+    func execute() -> JobOutcome {
+        do throws(JobFailure) {
+            // Bound to this thread, the token reaches the decoders and the renderer below.
+            try token.bind { () throws(JobFailure) in try perform() }
+        } catch {
+            report.failed(error.error, at: error.stage)
+            if job.removeOutputsOnFailure { outputs.rollBack() }
+        }
+        report.finish()
+        return JobOutcome(report: report, imageBytes: report.succeeded ? imageBytes : nil,
+                          image: report.succeeded ? image : nil)
+    }
+
+    /// Runs `body`, turning its error into a failure of `stage`.
+    func step<T>(_ stage: RunReport.FailureStage, _ body: () throws(SplatError) -> T) throws(JobFailure) -> T {
+        do {
+            return try body()
+        } catch {
+            // Whatever a stage stopped mid-way threw, a passed deadline or a signal is the reason.
+            let whole: Set<SplatErrorKind> = [.timeout, .interrupted, .cancelled]
+            var cause = error
+            if !whole.contains(error.kind), let reason = token.reason {
+                cause = token.error(for: reason, at: "during \(stage.rawValue)")
+            }
+            // A deadline or a signal is about the input as a whole: name it.
+            throw JobFailure(error: whole.contains(cause.kind) ? cause.inFile(job.input.name) : cause, stage: stage)
+        }
+    }
+
+    /// Stops the job when its token says so.
+    func checkCancellation(_ point: @autoclosure () -> String, stage: RunReport.FailureStage) throws(JobFailure) {
+        try step(stage) { () throws(SplatError) in try token.check(point()) }
+    }
+
+    func emit(_ stage: String, _ done: Int, _ total: Int) {
+        guard let progress else { return }
+        progress(ProgressEvent(stage: stage, done: done, total: total,
+                               milliseconds: StageTimings.milliseconds(ContinuousClock.now - report.started),
+                               input: job.input.name))
+    }
+
+    private func perform() throws(JobFailure) {
+        let limits = job.load.limits
+
+        // Header first: admission is decided before a byte of the body is decoded.
+        let header: SceneHeader
+        if let known = job.header {
+            header = known
+            report.timings.add(.readHeader, job.headerMilliseconds)
+        } else {
+            header = try step(.input) { () throws(SplatError) in
+                try report.time(.readHeader) { () throws(SplatError) in
+                    try SceneLoader.readHeader(job.input, format: job.load.format, limits: limits)
+                }
+            }
+        }
+        report.header = header
+        let verdict = SceneAdmission.verdict(for: job, header: header, inputBytes: SceneAdmission.inputBytes(of: job.input),
+                                             memoryBudget: job.memoryBudget)
+        report.verdict = verdict
+        report.note(header.warnings)
+        if let refusal = verdict.refusal(file: job.input.name) {
+            // Refused from the header: the header's facts are all the decision will ever see.
+            report.decision = FrameDecision.decide(header.frameFacts, options: job.load.frame)
+            throw JobFailure(error: refusal, stage: .input)
+        }
+        try checkCancellation("before decoding", stage: .input)
+
+        emit("decode", 0, 1)
+        var load = job.load
+        load.format = header.format
+        let loaded = try step(.input) { () throws(SplatError) in
+            try SceneLoader.load(job.input, options: load, timings: &report.timings)
+        }
+        emit("decode", 1, 1)
+        let scene = loaded.scene
+        report.header = loaded.header
+        report.decodedCount = scene.count
+        report.decision = loaded.decision
+        report.note(loaded.header.warnings + scene.warnings)
+        try checkCancellation("after decoding", stage: .input)
+
+        let views = try planViews(scene: scene, decision: loaded.decision)
+        try renderViews(views, scene: scene)
+        report.note(scene.warnings)
+    }
+}

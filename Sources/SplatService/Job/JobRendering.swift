@@ -1,0 +1,135 @@
+import Foundation
+import SplatCore
+import SplatImage
+import SplatRender
+
+extension JobExecution {
+    func renderViews(_ views: [PlannedView], scene: SplatScene) throws(JobFailure) {
+        let options = job.view
+        let settings = options.settings
+        let frameCount = report.orbit?.frames ?? 0
+        if let directory = job.framesDirectory {
+            try step(.output) { () throws(SplatError) in try outputs.createDirectory(directory) }
+        }
+
+        let renderer = try step(.render) { () throws(SplatError) in
+            try report.time(.prepare) { () throws(SplatError) in
+                try Renderer(scene: scene, threads: settings.threads, cancellation: token)
+            }
+        }
+        var summary = RunReport.RenderSummary()
+        summary.antialiased = settings.antialiased ?? (scene.model == .antialiased)
+        var animationFrames: [ImageBuffer?] = job.animation == nil ? [] : Array(repeating: nil, count: frameCount)
+        var tiles: [ImageBuffer?] = []
+        if let sheet = job.sheet, let orbit = report.orbit {
+            tiles = Array(repeating: nil, count: sheet.plan.views * sheet.plan.rows(on: orbit).count)
+        }
+        var frameBytes = 0
+        var frameChannels = 0
+
+        for (i, view) in views.enumerated() {
+            try checkCancellation(i == 0 ? "before rendering" : "after \(i) of \(views.count) views", stage: .render)
+            let result = try step(.render) { () throws(SplatError) in
+                try report.time(.render) { () throws(SplatError) in
+                    try renderer.render(camera: view.camera, settings: settings)
+                }
+            }
+            summary.add(result)
+            for role in view.roles {
+                switch role {
+                case .image:
+                    try deliverImage(result.image)
+                case .frame(let k):
+                    if let directory = job.framesDirectory {
+                        let path = (directory as NSString).appendingPathComponent(SceneJob.frameFileName(k, of: frameCount))
+                        frameBytes += try writePNG(result.image, to: path)
+                        frameChannels = result.image.channels
+                    }
+                    if job.animation != nil { animationFrames[k] = result.image }
+                case .tile(let j):
+                    let plan = job.sheet?.plan ?? SheetPlan()
+                    tiles[j] = try step(.encode) { () throws(SplatError) in
+                        try report.time(.downscale) { () throws(SplatError) in try result.image.downscaled(by: plan.downscale) }
+                    }
+                }
+            }
+            emit("render", i + 1, views.count)
+        }
+        summary.droppedSplats = renderer.droppedSplatCount
+        report.renderStats = summary
+        if renderer.droppedSplatCount > 0 {
+            scene.warnings.append("renderer skipped \(renderer.droppedSplatCount) splat(s) with unusable values")
+        }
+
+        if let directory = job.framesDirectory {
+            report.outputs.append(OutputRecord(path: directory, role: .frames, format: "png", bytes: frameBytes,
+                                               width: settings.width, height: settings.height, channels: frameChannels,
+                                               frames: frameCount,
+                                               extra: [("first", .string(SceneJob.frameFileName(0, of: frameCount)))]))
+        }
+        if let sheet = job.sheet {
+            try checkCancellation("before composing the sheet", stage: .render)
+            emit("encode", 0, 1)
+            let images = tiles.compactMap { $0 }
+            let composed = try step(.encode) { () throws(SplatError) in
+                try report.time(.composeSheet) { () throws(SplatError) in
+                    try ContactSheet.compose(images, columns: sheet.plan.views)
+                }
+            }
+            let bytes = try writePNG(composed, to: sheet.path)
+            report.outputs.append(OutputRecord(path: sheet.path, role: .sheet, format: "png", bytes: bytes,
+                                               width: composed.width, height: composed.height, channels: composed.channels,
+                                               extra: [("tile_width", .int(images.first?.width ?? 0)),
+                                                       ("tile_height", .int(images.first?.height ?? 0))]))
+            emit("encode", 1, 1)
+        }
+        if let animation = job.animation {
+            try checkCancellation("before encoding the animation", stage: .render)
+            emit("encode", 0, 1)
+            let bytes = try step(.encode) { () throws(SplatError) in
+                try report.time(.encodeWebP) { () throws(SplatError) in
+                    try AnimatedWebPWriter.encode(frames: animationFrames.compactMap { $0 }, options: animation.options)
+                }
+            }
+            animationFrames = []
+            try writeFile(bytes, to: animation.path)
+            report.outputs.append(OutputRecord(path: animation.path, role: .animation, format: "webp", bytes: bytes.count,
+                                               width: settings.width, height: settings.height, frames: frameCount,
+                                               extra: [("frame_ms", .int(animation.options.frameDurationMs)),
+                                                       ("lossless", .bool(animation.options.compression == .lossless))]))
+            emit("encode", 1, 1)
+        }
+    }
+
+    /// The single view: written to its file, or kept for the caller.
+    private func deliverImage(_ rendered: ImageBuffer) throws(JobFailure) {
+        image = rendered
+        switch job.image {
+        case .file(let path):
+            let bytes = try writePNG(rendered, to: path)
+            report.outputs.append(OutputRecord(path: path, role: .image, format: "png", bytes: bytes, width: rendered.width,
+                                               height: rendered.height, channels: rendered.channels))
+        case .caller:
+            imageBytes = try step(.encode) { () throws(SplatError) in
+                try report.time(.encodePNG) { () throws(SplatError) in try PNGWriter.encode(rendered) }
+            }
+        case nil:
+            break
+        }
+    }
+
+    /// Encodes and writes a PNG; returns its size.
+    private func writePNG(_ image: ImageBuffer, to path: String) throws(JobFailure) -> Int {
+        let bytes = try step(.encode) { () throws(SplatError) in
+            try report.time(.encodePNG) { () throws(SplatError) in try PNGWriter.encode(image) }
+        }
+        try writeFile(bytes, to: path)
+        return bytes.count
+    }
+
+    private func writeFile(_ bytes: [UInt8], to path: String) throws(JobFailure) {
+        try step(.output) { () throws(SplatError) in
+            try report.time(.write) { () throws(SplatError) in try outputs.write(bytes, to: path) }
+        }
+    }
+}

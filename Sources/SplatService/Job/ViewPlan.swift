@@ -1,0 +1,105 @@
+import Foundation
+import SplatCore
+import SplatImage
+import SplatRender
+
+/// A view to render and what its image is for.
+struct PlannedView {
+    enum Role {
+        case image
+        case frame(Int)
+        case tile(Int)
+    }
+    var camera: Camera
+    var roles: [Role]
+}
+
+/// A camera's exact bits, so views that coincide are rendered once.
+struct CameraKey: Hashable {
+    let bits: [UInt64]
+
+    init(_ c: Camera) {
+        bits = [c.position.x, c.position.y, c.position.z, c.target.x, c.target.y, c.target.z,
+                c.up.x, c.up.y, c.up.z, c.fovYDegrees, c.near].map(\.bitPattern)
+    }
+}
+
+extension JobExecution {
+    func planViews(scene: SplatScene, decision: FrameDecision) throws(JobFailure) -> [PlannedView] {
+        let options = job.view
+        let cameraGiven = options.camera.position != nil && options.camera.target != nil
+        let framing: Framing? = job.needsOrbit || (job.image != nil && !cameraGiven)
+            ? report.time(.framing) {
+                options.camera.framing(for: scene, width: options.settings.width, height: options.settings.height,
+                                       elevationDegrees: job.needsOrbit ? job.orbit.elevationDegrees : AutoFramer.defaultElevationDegrees)
+            }
+            : nil
+
+        var stillCamera: Camera?
+        if job.image != nil {
+            let resolved = options.camera.resolve(with: framing)
+            report.camera = resolved
+            stillCamera = resolved.camera
+        }
+
+        var orbit: Turntable?
+        if job.needsOrbit, let framing {
+            var hints = job.orbit.useCameraHints ? scene.cameraHints : nil
+            if hints != nil, !decision.keepsCameraHints {
+                report.note(["the file's safe-orbit hints were not applied: they describe the stored \(decision.sourceFrame.name) axes, and the scene was converted to \(decision.renderFrame.name)"])
+                hints = nil
+            }
+            let planned = try step(.render) { () throws(SplatError) in
+                try Turntable(framing: framing, frames: job.orbit.frames, elevationDegrees: job.orbit.elevationDegrees,
+                              startAzimuthDegrees: job.orbit.startAzimuthDegrees, fovYDegrees: options.camera.fovYDegrees,
+                              hints: hints)
+            }
+            report.orbit = planned
+            report.note(planned.notes)
+            if report.camera == nil {
+                report.camera = CameraRequest.Resolved(camera: planned.camera(frame: 0), positionSource: "orbit",
+                                                       targetSource: "orbit",
+                                                       upSource: options.camera.up == nil ? "auto" : "option")
+            }
+            orbit = planned
+        }
+
+        if let sheet = job.sheet, let orbit {
+            try step(.render) { () throws(SplatError) in
+                try sheet.plan.validate()
+                _ = try ContactSheet.layout(count: sheet.plan.views * sheet.plan.rows(on: orbit).count,
+                                            tileWidth: options.settings.width, tileHeight: options.settings.height,
+                                            columns: sheet.plan.views, downscale: sheet.plan.downscale)
+            }
+            report.sheet = .object([("path", .string(sheet.path))] + sheet.plan.json(on: orbit))
+        }
+        if job.animation != nil, let orbit {
+            // Every frame is held until the encoder takes them all.
+            guard let pixels = CheckedSize.mul(options.settings.width, options.settings.height),
+                  let total = CheckedSize.mul(pixels, orbit.frames), total <= ImageLimits.maxPixels else {
+                throw JobFailure(error: SplatError(.tooLarge, "an animation of \(orbit.frames) frames of \(options.settings.width)×\(options.settings.height) exceeds \(ImageLimits.maxPixels) pixels held in memory; use fewer frames or a smaller resolution", field: "frames"),
+                                 stage: .render)
+            }
+        }
+
+        var views: [PlannedView] = []
+        var byCamera: [CameraKey: Int] = [:]
+        func add(_ camera: Camera, _ role: PlannedView.Role) {
+            let key = CameraKey(camera)
+            if let i = byCamera[key] {
+                views[i].roles.append(role)
+            } else {
+                byCamera[key] = views.count
+                views.append(PlannedView(camera: camera, roles: [role]))
+            }
+        }
+        if let stillCamera { add(stillCamera, .image) }
+        if let orbit, job.framesDirectory != nil || job.animation != nil {
+            for k in 0..<orbit.frames { add(orbit.camera(frame: k), .frame(k)) }
+        }
+        if let sheet = job.sheet, let orbit {
+            for (j, camera) in sheet.plan.cameras(on: orbit).enumerated() { add(camera, .tile(j)) }
+        }
+        return views
+    }
+}

@@ -1,0 +1,55 @@
+import SplatCore
+import SplatImage
+import SplatRender
+
+/// The library's job settings as the options give them: the one translation from option values
+/// (command line, query string or job JSON — all parsed by the same table) to job values.
+extension ParsedCommand {
+    /// `--format`, the limits, `--source-frame`, `--flip`, `--threads`.
+    public var loadOptions: LoadOptions {
+        let limits = DecodeLimits(maxDecodedBytes: integer(.maxDecodedBytes) ?? DecodeLimits.serviceCeilingBytes,
+                                  maxShDegree: integer(.maxShDegree), strict: flag(.strict))
+        return LoadOptions(format: format(.format), limits: limits,
+                           frame: FrameOptions(sourceFrame: frame(.sourceFrame), flip: flag(.flip)),
+                           threads: integer(.threads))
+    }
+
+    /// `--resolution`, `--camera-*`, `--background`, `--antialiased`, `--sh-degree`, `--threads`.
+    public var viewRequest: ViewRequest {
+        let size = resolution(.resolution) ?? (RenderSettings.defaultWidth, RenderSettings.defaultHeight)
+        let camera = CameraRequest(position: vector(.cameraPos), target: vector(.cameraTarget), up: vector(.cameraUp),
+                                   fovYDegrees: number(.cameraFov) ?? Camera.defaultFovYDegrees)
+        let antialiased: Bool? = switch choice(.antialiased) {
+        case "on": true
+        case "off": false
+        default: nil
+        }
+        let settings = RenderSettings(width: size.width, height: size.height,
+                                      background: vector(.background).map { SIMD3<Float>($0) }, antialiased: antialiased,
+                                      maxShDegree: integer(.shDegree), threads: integer(.threads))
+        return ViewRequest(settings: settings, camera: camera)
+    }
+
+    /// `--frames` (or thumbnails' `--turntable`), `--elevation`, `--azimuth`.
+    public var orbitOptions: OrbitOptions {
+        OrbitOptions(frames: integer(.frames) ?? integer(.turntable) ?? Turntable.defaultFrames,
+                     elevationDegrees: number(.elevation) ?? Turntable.defaultElevationDegrees,
+                     startAzimuthDegrees: number(.azimuth) ?? Turntable.defaultStartAzimuthDegrees)
+    }
+
+    /// `--sheet-views`, `--sheet-elevations`, `--sheet-downscale`.
+    public var sheetPlan: SheetPlan {
+        SheetPlan(views: integer(.sheetViews) ?? SheetPlan.defaultViews, elevationsDegrees: numbers(.sheetElevations),
+                  downscale: integer(.sheetDownscale) ?? SheetPlan.defaultDownscale)
+    }
+
+    /// `--animation-quality` (lossy), `--frame-ms` and `--animation-effort`.
+    public var animationOptions: AnimatedWebPWriter.Options {
+        AnimatedWebPWriter.Options(compression: number(.animationQuality).map { .lossy(quality: $0) } ?? .lossless,
+                                   frameDurationMs: integer(.frameMs) ?? AnimatedWebPWriter.Options.defaultFrameDurationMs,
+                                   effort: integer(.animationEffort) ?? AnimatedWebPWriter.Options.defaultEffort)
+    }
+
+    /// `--timeout` in seconds.
+    public var timeoutSeconds: Double? { number(.timeout) }
+}

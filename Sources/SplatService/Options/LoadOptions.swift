@@ -1,0 +1,24 @@
+import SplatCore
+import SplatFormats
+
+/// How to read a scene and bring it into the frame a job works in: the decode limits, an
+/// optional forced format, and the caller's side of the frame decision. One value for every
+/// command that decodes, the server and the fleet.
+public struct LoadOptions: Sendable, Equatable {
+    /// Read the input as this format instead of detecting it (needed for `.splat` bytes, which
+    /// have no signature, when there is no file name to go by).
+    public var format: SplatFormat?
+    public var limits: DecodeLimits
+    /// Explicit source frame, `--flip`, and the frame to convert into (the render frame).
+    public var frame: FrameOptions
+    /// Worker threads for decoding and conversion (nil = all cores).
+    public var threads: Int?
+
+    public init(format: SplatFormat? = nil, limits: DecodeLimits = DecodeLimits(), frame: FrameOptions = FrameOptions(),
+                threads: Int? = nil) {
+        self.format = format
+        self.limits = limits
+        self.frame = frame
+        self.threads = threads
+    }
+}
