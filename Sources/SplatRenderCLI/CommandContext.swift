@@ -1,4 +1,7 @@
 import SplatCore
+#if canImport(Glibc)
+import Glibc
+#endif
 import SplatFormats
 import SplatService
 
@@ -11,10 +14,14 @@ final class CommandContext {
     let stderr: OutputSink
     /// Where result text goes: stdout, unless stdout carries binary output (`--out -`).
     var textSink: OutputSink
-    private var stdinBytes: [UInt8]?
+    /// Stops every job of this run: cancelled by SIGINT/SIGTERM (`SignalCancellation`).
+    let cancellation: CancellationToken
+    private var stdinScene: InputBytes?
 
-    init(parsed: ParsedCommand, stdin: InputSource, stdout: OutputSink, stderr: OutputSink) {
+    init(parsed: ParsedCommand, stdin: InputSource, stdout: OutputSink, stderr: OutputSink,
+         cancellation: CancellationToken = CancellationToken()) {
         self.parsed = parsed
+        self.cancellation = cancellation
         self.stdin = stdin
         self.stdout = stdout
         self.stderr = stderr
@@ -24,17 +31,26 @@ final class CommandContext {
     var quiet: Bool { parsed.flag(.quiet) }
     var verbose: Bool { parsed.flag(.verbose) && !quiet }
 
-    /// Standard input, read once and kept (a command may read the header and then decode).
-    func standardInputBytes() -> [UInt8] {
-        if let stdinBytes { return stdinBytes }
-        let bytes = stdin.readAll()
-        stdinBytes = bytes
-        return bytes
+    /// `-` is standard input (read once into its final buffer, refused from its first bytes when
+    /// not a splat file, capped by `--max-input-bytes`, named `-`); anything else a path.
+    func sceneInput(_ path: String) throws(SplatError) -> SceneInput {
+        guard path == "-" else { return .path(path) }
+        if let stdinScene { return .memory(stdinScene) }
+        let load = parsed.loadOptions
+        let bytes = try stdin.readScene(format: load.format, limits: load.limits)
+        stdinScene = bytes
+        return .memory(bytes)
     }
 
-    /// `-` is standard input (read to its end, named `-`); anything else a path.
-    func sceneInput(_ path: String) -> SceneInput {
-        path == "-" ? .bytes(standardInputBytes(), name: "-") : .path(path)
+    /// Most bytes of paths `--from-stdin` reads.
+    static let maxPathListBytes = 64 << 20
+
+    /// The lines of standard input (paths for `thumbnails --from-stdin`).
+    func standardInputLines() throws(SplatError) -> [String] {
+        let text = try stdin.readText(maxBytes: Self.maxPathListBytes)
+        return text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map {
+            $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
+        }.filter { !$0.isEmpty }
     }
 
     /// A result line on the text sink (unless --quiet).
@@ -72,17 +88,29 @@ final class CommandContext {
             stderr.write("error: \(error.description)\n")
         }
         if let path = parsed.text(.report) {
-            do throws(SplatError) {
-                try report.write(to: path)
-            } catch {
-                stderr.write("error: cannot write the report: \(error.description)\n")
-                if status == .ok { status = .cannotCreate }
+            if path == "-" {
+                // `-` is standard output for every output option.
+                (reportSink ?? stdout).write(report.json.serialized() + "\n")
+            } else {
+                do throws(SplatError) {
+                    try report.write(to: path)
+                } catch {
+                    stderr.write("error: cannot write the report: \(error.description)\n")
+                    if status == .ok { status = .cannotCreate }
+                }
             }
         }
         if !quiet && parsed.flag(.json) {
             (reportSink ?? stdout).write(report.json.serialized() + "\n")
         }
         return status.rawValue
+    }
+
+    /// Exit 130 or 143 when a signal stopped the run, else `status`.
+    func signalled(_ status: Int32) -> Int32 {
+        guard cancellation.reason == .interrupted else { return status }
+        if SignalCancellation.lastSignal == 0 { return ExitCode.interrupted.rawValue }
+        return SignalCancellation.lastSignal == SIGTERM ? ExitCode.terminated.rawValue : ExitCode.interrupted.rawValue
     }
 
     /// An error while reading or decoding the input.

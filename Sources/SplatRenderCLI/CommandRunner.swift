@@ -4,9 +4,32 @@ import SplatService
 /// The whole command line as one function: parse, dispatch, print, return the exit status.
 /// The executable is a one-line call to this; tests call it with captured streams.
 public enum CommandRunner {
+    /// The executable's entry: installs the signal handling (SIGINT/SIGTERM cancel every job,
+    /// which rolls back its outputs and reports; SIGPIPE becomes a write error) and runs on the
+    /// process's own streams.
+    public static func main(_ arguments: [String]) -> Int32 {
+        SignalCancellation.install()
+        return run(arguments, stdout: FileDescriptorOutput(descriptor: 1), stderr: FileDescriptorOutput(descriptor: 2),
+                   cancellation: SignalCancellation.token)
+    }
+
     /// Runs `arguments` (without the program name) and returns the exit status (see `ExitCode`).
+    /// `cancellation` stops the run's jobs (the executable passes the token SIGINT/SIGTERM cancel).
+    /// A result that could not be written to standard output turns a success into exit 74.
     public static func run(_ arguments: [String], stdin: InputSource = .standardInput,
-                           stdout: OutputSink, stderr: OutputSink) -> Int32 {
+                           stdout: OutputSink, stderr: OutputSink,
+                           cancellation: CancellationToken = CancellationToken()) -> Int32 {
+        let status = dispatch(arguments, stdin: stdin, stdout: stdout, stderr: stderr, cancellation: cancellation)
+        if let failure = stdout.writeFailure {
+            stderr.write("error: cannot write to standard output: \(failure)\n")
+            return status == ExitCode.ok.rawValue || status == ExitCode.someInputsFailed.rawValue
+                ? ExitCode.outputIOError.rawValue : status
+        }
+        return status
+    }
+
+    private static func dispatch(_ arguments: [String], stdin: InputSource, stdout: OutputSink, stderr: OutputSink,
+                                 cancellation: CancellationToken) -> Int32 {
         let parsed: ParsedCommand
         do throws(UsageError) {
             parsed = try CommandLineParser.parse(arguments)
@@ -27,14 +50,16 @@ public enum CommandRunner {
             stdout.write(HelpText.forCommand(parsed.command))
             return ExitCode.ok.rawValue
         }
-        let context = CommandContext(parsed: parsed, stdin: stdin, stdout: stdout, stderr: stderr)
+        let context = CommandContext(parsed: parsed, stdin: stdin, stdout: stdout, stderr: stderr, cancellation: cancellation)
+        let status: Int32
         switch parsed.command {
-        case .info: return InfoCommand.run(context)
-        case .convert: return ConvertCommand.run(context)
-        case .render: return RenderCommand.run(context)
-        case .turntable: return TurntableCommand.run(context)
-        case .thumbnails: return ThumbnailsCommand.run(context)
-        case .help: return ExitCode.ok.rawValue
+        case .info: status = InfoCommand.run(context)
+        case .convert: status = ConvertCommand.run(context)
+        case .render: status = RenderCommand.run(context)
+        case .turntable: status = TurntableCommand.run(context)
+        case .thumbnails: status = ThumbnailsCommand.run(context)
+        case .help: status = ExitCode.ok.rawValue
         }
+        return context.signalled(status)
     }
 }

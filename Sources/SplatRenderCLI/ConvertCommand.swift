@@ -7,14 +7,15 @@ import SplatService
 enum ConvertCommand {
     static func run(_ context: CommandContext) -> Int32 {
         let parsed = context.parsed
-        let job: ConvertJob
+        var job: ConvertJob
         do throws(SplatError) {
-            job = try ConvertJob(input: context.sceneInput(parsed.positionals[0]), outputPath: parsed.positionals[1],
+            job = try ConvertJob(input: .path(parsed.positionals[0]), outputPath: parsed.positionals[1],
                                  load: parsed.loadOptions, targetFrame: parsed.frame(.toFrame),
                                  spzVersion: parsed.integer(.spzVersion))
         } catch {
             return context.usage(error.message)
         }
+        do throws(SplatError) { job.input = try context.sceneInput(parsed.positionals[0]) } catch { return context.failInput(error) }
         let outcome = job.run()
         var report = outcome.report
         if report.succeeded { describe(outcome, job: job, context: context) }

@@ -53,6 +53,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
             default: return .internalError
             }
         case .output:
+            if error.kind == .invalidArgument { return .usage }
             return error.file == "-" ? .outputIOError : .cannotCreate
         }
     }

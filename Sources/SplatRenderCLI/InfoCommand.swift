@@ -1,21 +1,40 @@
 import SplatCore
 import SplatService
 
-/// `splatrender info FILE [--json] [--bounds]`: prints what `InfoJob` finds. A scene over the
-/// ceiling is reported with exit status 0, not refused; only `--bounds` decodes.
+/// `splatrender info FILE... [--json] [--bounds]`: prints what `InfoJob` finds for each file —
+/// text blocks, or one JSON line per file with `--json` (a file that cannot be read gives a JSON
+/// line with its `error`). A scene over the ceiling is reported, not refused; only `--bounds`
+/// decodes. Exit status: one file, that file's; several, 0 when all were read and 2 when some
+/// were not.
 enum InfoCommand {
     static func run(_ context: CommandContext) -> Int32 {
         let parsed = context.parsed
-        let path = parsed.positionals[0]
-        let job = InfoJob(input: context.sceneInput(path), load: parsed.loadOptions, decodeBounds: parsed.flag(.bounds))
+        let paths = parsed.positionals
+        let json = parsed.flag(.json)
+        var statuses: [Int32] = []
+        for (i, path) in paths.enumerated() {
+            let status = describe(path, context: context)
+            statuses.append(status)
+            if !json && paths.count > 1 && i < paths.count - 1 { context.say("") }
+        }
+        if statuses.count == 1 { return statuses[0] }
+        return statuses.allSatisfy { $0 == ExitCode.ok.rawValue } ? ExitCode.ok.rawValue : ExitCode.someInputsFailed.rawValue
+    }
+
+    /// One file: its description (or error) printed; returns its exit status.
+    private static func describe(_ path: String, context: CommandContext) -> Int32 {
+        let parsed = context.parsed
+        let json = parsed.flag(.json)
         let info: SceneInfo
         do throws(SplatError) {
+            let job = InfoJob(input: try context.sceneInput(path), load: parsed.loadOptions, decodeBounds: parsed.flag(.bounds))
             info = try job.run()
         } catch {
+            if json { context.say(JSONValue.object([("file", .string(path)), ("error", error.json)]).serialized(pretty: false)) }
             return context.failInput(error)
         }
-        if parsed.flag(.json) {
-            context.say(info.json.serialized())
+        if json {
+            context.say(info.json.serialized(pretty: context.parsed.positionals.count == 1))
         } else {
             context.say(text(info.rows))
         }

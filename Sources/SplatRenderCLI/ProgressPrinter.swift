@@ -1,4 +1,5 @@
 import Foundation
+import SplatCore
 import SplatService
 
 /// Progress on standard error, in one of three forms:
@@ -41,6 +42,13 @@ final class ProgressPrinter: @unchecked Sendable {
         default: mode = context.stderr.isTerminal ? .line : .none
         }
         self.init(mode: context.quiet && !parsed.isGiven(.progress) ? .none : mode, sink: context.stderr)
+    }
+
+    /// A failed input as an NDJSON event: `{"stage":"failed","input":…,"exit_code":…,"error":{…}}`.
+    func failed(_ error: SplatError, input: String, exitCode: Int32) {
+        let event = JSONValue.object([("stage", .string("failed")), ("input", .string(input)),
+                                      ("exit_code", .int(Int(exitCode))), ("error", error.json)])
+        lock.withLock { _ = sink.write(event.serialized(pretty: false) + "\n") }
     }
 
     /// The handler to give a job or batch; nil when nothing is shown.

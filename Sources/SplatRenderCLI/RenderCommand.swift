@@ -12,11 +12,22 @@ enum RenderCommand {
         guard let outPath = parsed.text(.out) else {
             return context.usage("render needs --out FILE.png (or --out - for standard output)")
         }
-        // With the PNG on stdout, everything else printed goes to stderr.
-        if outPath == "-" { context.textSink = context.stderr }
-        let job = SceneJob(command: "render", input: context.sceneInput(parsed.positionals[0]), load: parsed.loadOptions,
-                           view: parsed.viewRequest, image: outPath == "-" ? .caller : .file(outPath),
-                           timeoutSeconds: parsed.timeoutSeconds)
+        if outPath == "-" {
+            if context.stdout.isTerminal {
+                return context.usage("refusing to write a binary image to a terminal; redirect standard output or give --out FILE")
+            }
+            if parsed.text(.report) == "-" || parsed.flag(.json) {
+                return context.usage("--out - puts the image on standard output; the report cannot go there too (--report FILE)")
+            }
+            // With the image on stdout, everything else printed goes to stderr.
+            context.textSink = context.stderr
+        }
+        let input: SceneInput
+        do throws(SplatError) { input = try context.sceneInput(parsed.positionals[0]) } catch { return context.failInput(error) }
+        var job = SceneJob(command: "render", input: input, load: parsed.loadOptions, view: parsed.viewRequest,
+                           image: outPath == "-" ? .caller : .file(outPath), timeoutSeconds: parsed.timeoutSeconds,
+                           cancellation: context.cancellation)
+        job.memoryBudget = parsed.memoryBudget
         let progress = ProgressPrinter(context)
         let outcome = job.run(progress: progress.handler)
         progress.clear()
@@ -27,7 +38,8 @@ enum RenderCommand {
                 report.outputs.append(OutputRecord(path: "-", role: .image, format: "png", bytes: png.count,
                                                    width: image.width, height: image.height, channels: image.channels))
             } else {
-                report.failed(SplatError(.io, "cannot write the PNG to standard output", file: "-"), at: .output)
+                let why = context.stdout.writeFailure.map { ": \($0)" } ?? ""
+                report.failed(SplatError(.io, "cannot write the image to standard output\(why)", file: "-"), at: .output)
             }
         }
         if report.succeeded { describe(report, context: context, outPath: outPath) }

@@ -17,11 +17,7 @@ enum ThumbnailsCommand {
             return context.usage("thumbnails takes paths; use --from-stdin for a list of paths on standard input, or render - for one scene")
         }
         if parsed.flag(.fromStdin) {
-            let text = String(decoding: context.standardInputBytes(), as: UTF8.self)
-            for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
-                let path = line.hasSuffix("\r") ? String(line.dropLast()) : String(line)
-                if !path.isEmpty { arguments.append(path) }
-            }
+            do throws(SplatError) { arguments += try context.standardInputLines() } catch { return context.failInput(error) }
         } else if arguments.isEmpty {
             return context.usage("thumbnails needs at least one input (IN... or --from-stdin)")
         }
@@ -42,23 +38,40 @@ enum ThumbnailsCommand {
             }
         }
 
-        let inputs = BatchInput.expand(arguments)
-        let options = BatchOptions(outputDirectory: outputDirectory, jobs: parsed.integer(.jobs) ?? BatchOptions.defaultJobs,
+        let reserved = reportPath.flatMap { Self.relativePath($0, inside: outputDirectory) }.map { [$0, $0 + ".partial"] } ?? []
+        let inputs = BatchInput.expand(arguments, reserved: reserved)
+        var options = BatchOptions(outputDirectory: outputDirectory, jobs: parsed.integer(.jobs) ?? BatchOptions.defaultJobs,
+                                   memoryBudget: parsed.memoryBudget,
                                    load: parsed.loadOptions, view: parsed.viewRequest, orbit: parsed.orbitOptions, writeImage: true,
                                    writeFrames: parsed.isGiven(.turntable),
                                    sheet: parsed.flag(.sheet) ? parsed.sheetPlan : nil,
                                    animation: parsed.flag(.animation) ? parsed.animationOptions : nil,
                                    timeoutSeconds: parsed.timeoutSeconds)
+        options.skipExisting = parsed.flag(.skipExisting)
+        options.reservedPaths = reserved
         let console = BatchConsole(context, linesToStdout: parsed.flag(.json) || reportPath == "-")
         if inputs.isEmpty { console.warn("no scenes found in \(arguments.joined(separator: ", "))") }
         let summary = BatchRunner(options: options).run(inputs, log: log, progress: console.progress.handler,
-                                                        completion: console.finished)
+                                                        cancellation: context.cancellation, completion: console.finished)
         console.progress.clear()
         if let logError = summary.logError {
+            // The report under its final name only ever holds complete reports: it stays .partial.
             return context.fail(logError, .cannotCreate)
+        }
+        if reportPath == "-", let failure = context.stdout.writeFailure {
+            context.stderr.write("error: cannot write the report to standard output: \(failure)\n")
+            return ExitCode.outputIOError.rawValue
         }
         console.summarise(summary)
         return (summary.failed == 0 ? ExitCode.ok : .someInputsFailed).rawValue
+    }
+
+    /// `path` relative to `folder` when it lies inside it (a report written into the output
+    /// folder reserves its name there), nil otherwise.
+    static func relativePath(_ path: String, inside folder: String) -> String? {
+        let file = OutputPreflight.resolved(path), root = OutputPreflight.resolved(folder)
+        guard file.hasPrefix(root + "/") else { return nil }
+        return String(file.dropFirst(root.count + 1))
     }
 }
 
@@ -97,7 +110,14 @@ final class BatchConsole: @unchecked Sendable {
             stdout.write(report.jsonLine + "\n")
         }
         if let error = report.error {
-            stderr.write("error: \(error.description)\n")
+            if progress.mode == .json {
+                // A supervisor reading NDJSON events gets the failure as one more event.
+                progress.failed(error, input: report.input, exitCode: status.rawValue)
+            } else {
+                stderr.write("error: \(error.description)\n")
+            }
+        } else if report.skipped {
+            if !quiet && !linesToStdout { stdout.write("skipped \(report.input): its outputs exist\n") }
         } else if !quiet && !linesToStdout {
             let outputs = report.outputs.map(\.path).joined(separator: ", ")
             var line = "ok \(report.input) → \(outputs) (\(StageTimings.format(report.totalMilliseconds ?? 0)) ms)"
@@ -106,13 +126,15 @@ final class BatchConsole: @unchecked Sendable {
         }
     }
 
+    /// The closing line: on stdout, or on stderr when stdout carries the report lines.
     func summarise(_ summary: BatchSummary) {
-        guard !quiet && !linesToStdout else { return }
+        guard !quiet else { return }
         var text = "\(summary.total) input\(summary.total == 1 ? "" : "s"): \(summary.succeeded) ok"
         let failures = summary.statusCounts.filter { $0.key != "ok" }.sorted { $0.key < $1.key }
         if !failures.isEmpty {
             text += ", \(summary.failed) failed (" + failures.map { "\($0.value) \($0.key)" }.joined(separator: ", ") + ")"
         }
-        stdout.write(text + "\n")
+        if summary.interrupted { text += "; interrupted by a signal" }
+        (linesToStdout ? stderr : stdout).write(text + "\n")
     }
 }

@@ -14,12 +14,15 @@ enum TurntableCommand {
         if [framesDirectory, sheet, animation].contains("-") {
             return context.usage("turntable writes files; standard output (-) is only for render --out")
         }
-        let job = SceneJob(command: CommandName.turntable.rawValue, input: context.sceneInput(parsed.positionals[0]),
+        let input: SceneInput
+        do throws(SplatError) { input = try context.sceneInput(parsed.positionals[0]) } catch { return context.failInput(error) }
+        var job = SceneJob(command: CommandName.turntable.rawValue, input: input,
                            load: parsed.loadOptions, view: parsed.viewRequest, orbit: parsed.orbitOptions,
                            framesDirectory: framesDirectory,
                            sheet: sheet.map { SheetOutput(path: $0, plan: parsed.sheetPlan) },
                            animation: animation.map { AnimationOutput(path: $0, options: parsed.animationOptions) },
-                           timeoutSeconds: parsed.timeoutSeconds)
+                           timeoutSeconds: parsed.timeoutSeconds, cancellation: context.cancellation)
+        job.memoryBudget = parsed.memoryBudget
         let progress = ProgressPrinter(context)
         let outcome = job.run(progress: progress.handler)
         progress.clear()

@@ -4,5 +4,4 @@ import Glibc
 import SplatRenderCLI
 
 // All logic lives in SplatRenderCLI so it can be tested in-process.
-exit(CommandRunner.run(Array(CommandLine.arguments.dropFirst()),
-                       stdout: FileDescriptorOutput(descriptor: 1), stderr: FileDescriptorOutput(descriptor: 2)))
+exit(CommandRunner.main(Array(CommandLine.arguments.dropFirst())))

@@ -99,7 +99,7 @@ import TestSupport
             (["info", "a.ply", "--out", "x.png"], "option --out does not apply to info"),
             (["info"], "info needs FILE"),
             (["convert", "a.ply"], "convert needs OUT"),
-            (["info", "a.ply", "b.ply"], "unexpected argument 'b.ply' for info"),
+            (["convert", "a.ply", "b.ply", "c.ply"], "unexpected argument 'c.ply' for convert"),
             (["help", "paint"], "unknown command 'paint'"),
             ([], "no command or scene given"),
             (["a.ply", "-x"], "unknown option -x"),

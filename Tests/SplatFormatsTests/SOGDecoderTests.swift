@@ -215,6 +215,8 @@ struct SOGDecoderTests {
         let huge = images.mapValues { _ in vp8lHeaderOnly(width: 16383, height: 16383) }
         let header = try readHeader(try bundle(meta: meta, images: huge)).get()
         #expect(header.count == 3 && header.shDegree == 1)
+        // … but their decoded size is what a job must budget for.
+        #expect(header.decodeScratchBytes >= huge.count * 16383 * 16383 * 4)
     }
 
     static let corpusSOGs = ["sog/monkey_0001.sog", "sog/playbot-lod4/", "sog/playcanvas-logo-v1/"]

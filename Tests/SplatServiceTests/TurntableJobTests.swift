@@ -149,16 +149,35 @@ import TestSupport
         // The sheet's path is a folder, so the job fails at its last write, after every frame.
         let dir = try Fixtures.temporaryDirectory("svc-cleanup")
         let frames = dir.appendingPathComponent("frames").path
+        // Stopped after the second of three frames was rendered (and written): the job takes back
+        // what it wrote.
+        let token = CancellationToken()
+        let job = SceneJob(command: "turntable", input: .path(Fixtures.vector("tiny-3dgs-le.ply")),
+                           view: ViewRequest(settings: RenderSettings(width: 16, height: 16)), orbit: OrbitOptions(frames: 3),
+                           framesDirectory: frames, sheet: SheetOutput(path: dir.appendingPathComponent("sheet.png").path,
+                                                                       plan: SheetPlan(views: 3)),
+                           cancellation: token)
+        let report = job.run(progress: { event in
+            if event.stage == "render" && event.done == 2 { token.cancel(.cancelled) }
+        }).report
+        #expect(report.status == "cancelled")
+        #expect(report.failedStage == .render)
+        #expect(!FileManager.default.fileExists(atPath: frames))
+        #expect(ServiceFixtures.files(under: dir).isEmpty)
+    }
+
+    @Test func anOutputThatIsAFolderIsRefusedBeforeDecoding() throws {
+        let dir = try Fixtures.temporaryDirectory("svc-blocked")
         let blocked = dir.appendingPathComponent("sheet.png")
         try FileManager.default.createDirectory(at: blocked, withIntermediateDirectories: false)
         let job = SceneJob(command: "turntable", input: .path(Fixtures.vector("tiny-3dgs-le.ply")),
                            view: ViewRequest(settings: RenderSettings(width: 16, height: 16)), orbit: OrbitOptions(frames: 3),
-                           framesDirectory: frames, sheet: SheetOutput(path: blocked.path, plan: SheetPlan(views: 3)))
+                           framesDirectory: dir.appendingPathComponent("frames").path,
+                           sheet: SheetOutput(path: blocked.path, plan: SheetPlan(views: 3)))
         let report = job.run().report
-        #expect(report.status == "io")
-        #expect(report.failedStage == .output)
-        #expect(report.renderStats?.views == 3)
-        #expect(!FileManager.default.fileExists(atPath: frames))
+        #expect(report.status == "io" && report.failedStage == .output)
+        #expect(report.message.contains("sheet.png") && report.message.contains("folder"))
+        #expect(report.header == nil && report.renderStats == nil)
         #expect(ServiceFixtures.files(under: dir).isEmpty)
     }
 
@@ -167,9 +186,17 @@ import TestSupport
         let job = SceneJob(command: "turntable", input: .path(Fixtures.vector("minimal-v4.spz")),
                            view: ViewRequest(settings: RenderSettings(width: 8192, height: 8192)), orbit: OrbitOptions(frames: 5),
                            animation: AnimationOutput(path: dir.appendingPathComponent("a.webp").path))
+        // Refused by its memory estimate (five 8192² frames held) before decoding …
         let report = job.run().report
-        #expect(report.status == "too_large")
-        #expect(report.failedStage == .render)
+        #expect(report.status == "too_large" && report.failedStage == .input)
+        #expect(report.error?.field == "memory-budget")
+        #expect((report.verdict?.estimate?.outputBytes ?? 0) > 5 * 8192 * 8192 * 4)
         #expect(report.renderStats == nil)
+        // … and without a budget, by the pixel budget for held frames, before rendering.
+        var unbudgeted = job
+        unbudgeted.memoryBudget = nil
+        let second = unbudgeted.run().report
+        #expect(second.status == "too_large" && second.failedStage == .render)
+        #expect(second.renderStats == nil)
     }
 }

@@ -28,4 +28,37 @@ public final class InputBytes: @unchecked Sendable {
     public convenience init(copying source: UnsafeRawBufferPointer, name: String) {
         self.init(owning: OwnedBytes(copying: source), name: name)
     }
+
+    /// Reads a stream (standard input) once, into its final buffer, refusing it from its first
+    /// bytes when they are not a splat file (unless `format` is given: `.splat` has no magic)
+    /// and as soon as it passes `limits.inputByteLimit` (`too_large`).
+    public static func readStream(_ fd: Int32, name: String, format: SplatFormat?,
+                                  limits: DecodeLimits) throws(SplatError) -> InputBytes {
+        let owned = try FileIO.readStream(fd, name: name, maxBytes: limits.inputByteLimit) { (first) throws(SplatError) in
+            try sniff(first, name: name, format: format)
+        }
+        return InputBytes(owning: owned, name: name)
+    }
+
+    /// The same rules as `readStream` for bytes already in memory (a caller's buffer, tests).
+    public static func checked(_ bytes: UnsafeRawBufferPointer, name: String, format: SplatFormat?,
+                               limits: DecodeLimits) throws(SplatError) -> InputBytes {
+        guard bytes.count <= limits.inputByteLimit else {
+            throw SplatError(.tooLarge, "the stream is longer than the input limit of \(limits.inputByteLimit) bytes (--max-input-bytes)", file: name)
+        }
+        try sniff(UnsafeRawBufferPointer(rebasing: bytes.prefix(4096)), name: name, format: format)
+        return InputBytes(copying: bytes, name: name)
+    }
+
+    private static func sniff(_ first: UnsafeRawBufferPointer, name: String, format: SplatFormat?) throws(SplatError) {
+        guard format == nil else { return }
+        do throws(SplatError) {
+            _ = try FormatSniffer.detect(prefix: first, name: name)
+        } catch {
+            guard error.kind == .badMagic, name == "-" else { throw error }
+            var hinted = error
+            hinted.message += "; .splat data on standard input needs --format splat"
+            throw hinted
+        }
+    }
 }

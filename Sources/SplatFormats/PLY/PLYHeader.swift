@@ -196,6 +196,7 @@ struct PLYHeader: Sendable {
                 }
                 let name = String(tokens[1])
                 guard let count = parseCount(tokens[2]) else {
+                    // formats.md 8.4: a malformed or overflowing PLY count is a header error.
                     throw fail("element \(name): count '\(tokens[2])' is not a decimal number in 0...\(maxCount)",
                                at: lineOffset, field: "element \(name)")
                 }

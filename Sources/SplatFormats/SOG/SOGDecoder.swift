@@ -29,13 +29,17 @@ public enum SOGDecoder {
         // and the decoded sizes are what a job must budget for (five 6300² images behind a
         // one-splat meta.json are 794 MB of pixels).
         let names = meta.imageFiles
+        // Sizes are read, not judged: a header describes a scene over the ceiling (admission and
+        // the decode refuse it), so only the image side limit applies here.
+        var sizing = limits
+        sizing.maxDecodedBytes = Int.max
         var infos: [WebPImageDecoder.Info] = []
         var encodedBytes = 0
         for (i, name) in names.enumerated() {
             let field = i < 5 ? "image \(i)" : "shN.files[\(i - 5)]"
             let info = try files.contents(of: name, field: field).withBytes { (b) throws(SplatError) in
                 encodedBytes += b.count
-                return try WebPImageDecoder.info(b, file: files.label(name), limits: limits)
+                return try WebPImageDecoder.info(b, file: files.label(name), limits: sizing)
             }
             infos.append(info)
         }

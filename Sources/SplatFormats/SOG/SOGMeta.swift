@@ -65,14 +65,14 @@ struct SOGMeta: Sendable {
         // colon or an opening bracket, so their count bounds the values.
         var separators = 0
         for byte in bytes where byte == 0x2C || byte == 0x3A || byte == 0x5B || byte == 0x7B { separators += 1 }
+        let parsedBytes = CheckedSize.mul(separators + 1, Self.bytesPerJSONValue) ?? Int.max
+        self.parsedBytes = parsedBytes
         // A SOG meta.json needs a few thousand values (256-entry codebooks, mins and maxs): far
         // more is padding meant to make the parse expensive.
         guard separators < limits.maxMetaJsonValues else {
-            throw SplatError(.tooLarge, "meta.json holds up to \(separators + 1) JSON values; a SOG scene needs a few thousand and the limit is \(limits.maxMetaJsonValues)",
+            throw SplatError(.tooLarge, "meta.json holds up to \(separators + 1) JSON values; parsing them would take about \(parsedBytes) bytes; a SOG scene needs a few thousand and the limit is \(limits.maxMetaJsonValues) values",
                              file: file)
         }
-        let parsedBytes = CheckedSize.mul(separators + 1, Self.bytesPerJSONValue) ?? Int.max
-        self.parsedBytes = parsedBytes
         let parseLimit = max(limits.maxDecodedBytes, limits.maxMetaJsonBytes)
         guard parsedBytes <= parseLimit else {
             throw SplatError(.tooLarge, "meta.json holds up to \(separators + 1) JSON values; parsing them would take about \(parsedBytes) bytes; the limit is \(parseLimit)",

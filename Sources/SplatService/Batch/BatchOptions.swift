@@ -67,13 +67,10 @@ public struct BatchOptions: Sendable {
 
     /// The files `job` writes when it succeeds (its frames folder counts as its first frame).
     public static func outputPaths(of job: SceneJob) -> [String] {
-        var paths: [String] = []
-        if case .file(let path)? = job.image { paths.append(path) }
+        var paths = job.outputFiles
         if let directory = job.framesDirectory {
             paths.append((directory as NSString).appendingPathComponent(SceneJob.frameFileName(job.orbit.frames - 1, of: job.orbit.frames)))
         }
-        if let sheet = job.sheet { paths.append(sheet.path) }
-        if let animation = job.animation { paths.append(animation.path) }
         return paths
     }
 }

@@ -61,6 +61,9 @@ public struct BatchRunner: Sendable {
             }
             var job = options.job(for: input, index: index)
             job.cancellation = cancellation
+            // Outputs mirror the input tree: make the input's folder under the output folder.
+            let folder = ((options.outputDirectory as NSString).appendingPathComponent(input.stem) as NSString).deletingLastPathComponent
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             if options.skipExisting, BatchOptions.outputPaths(of: job).allSatisfy({ FileIO.status(atPath: $0)?.kind == .regular }) {
                 report.skipped = true
                 state.complete(report)

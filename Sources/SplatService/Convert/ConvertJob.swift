@@ -56,6 +56,11 @@ public struct ConvertJob: Sendable {
     }
 
     private func perform(_ report: inout RunReport, _ outcome: inout ConvertOutcome) throws(JobFailure) {
+        do throws(SplatError) {
+            try OutputPreflight.check(files: [outputPath], input: input)
+        } catch {
+            throw JobFailure(error: error, stage: .output)
+        }
         let decoded: DecodedScene
         do throws(SplatError) {
             decoded = try report.time(.decode) { () throws(SplatError) in

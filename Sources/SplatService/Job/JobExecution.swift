@@ -69,6 +69,9 @@ final class JobExecution {
 
     private func perform() throws(JobFailure) {
         let limits = job.load.limits
+        try step(.output) { () throws(SplatError) in
+            try OutputPreflight.check(files: job.outputFiles, folders: job.framesDirectory.map { [$0] } ?? [], input: job.input)
+        }
 
         // Header first: admission is decided before a byte of the body is decoded.
         let header: SceneHeader

@@ -65,6 +65,15 @@ public struct SceneJob: Sendable {
         self.cancellation = cancellation
     }
 
+    /// The single files the job writes (the image when it goes to a file, the sheet, the animation).
+    public var outputFiles: [String] {
+        var paths: [String] = []
+        if case .file(let path)? = image { paths.append(path) }
+        if let sheet { paths.append(sheet.path) }
+        if let animation { paths.append(animation.path) }
+        return paths
+    }
+
     /// Whether any output needs the orbit.
     public var needsOrbit: Bool { framesDirectory != nil || sheet != nil || animation != nil }
 

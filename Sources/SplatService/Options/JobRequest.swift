@@ -7,8 +7,9 @@ import SplatRender
 extension ParsedCommand {
     /// `--format`, the limits, `--source-frame`, `--flip`, `--threads`.
     public var loadOptions: LoadOptions {
-        let limits = DecodeLimits(maxDecodedBytes: integer(.maxDecodedBytes) ?? DecodeLimits.serviceCeilingBytes,
+        var limits = DecodeLimits(maxDecodedBytes: integer(.maxDecodedBytes) ?? DecodeLimits.serviceCeilingBytes,
                                   maxShDegree: integer(.maxShDegree), strict: flag(.strict))
+        limits.maxInputBytes = integer(.maxInputBytes)
         return LoadOptions(format: format(.format), limits: limits,
                            frame: FrameOptions(sourceFrame: frame(.sourceFrame), flip: flag(.flip)),
                            threads: integer(.threads))
@@ -49,6 +50,9 @@ extension ParsedCommand {
                                    frameDurationMs: integer(.frameMs) ?? AnimatedWebPWriter.Options.defaultFrameDurationMs,
                                    effort: integer(.animationEffort) ?? AnimatedWebPWriter.Options.defaultEffort)
     }
+
+    /// `--memory-budget`: the most a job's estimated peak may be.
+    public var memoryBudget: Int { integer(.memoryBudget) ?? SceneAdmission.defaultMemoryBudgetBytes }
 
     /// `--timeout` in seconds.
     public var timeoutSeconds: Double? { number(.timeout) }

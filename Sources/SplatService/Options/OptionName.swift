@@ -43,6 +43,9 @@ public enum OptionName: String, CaseIterable, Sendable {
     case frameMs = "frame-ms"
     case jobs
     case fromStdin = "from-stdin"
+    case maxInputBytes = "max-input-bytes"
+    case memoryBudget = "memory-budget"
+    case skipExisting = "skip-existing"
 }
 
 extension OptionName: CustomStringConvertible {

@@ -35,6 +35,8 @@ public enum OptionTable {
                    "add a half turn about X after the frame conversion (fixes scenes that come out upside down)"),
         OptionSpec(.strict, .flag, for: decoding,
                    "fail on the first splat with a NaN or infinite value instead of dropping it"),
+        OptionSpec(.maxInputBytes, .byteCount, for: decoding,
+                   "read at most BYTES of a file or of standard input (default: 4 × the larger of --max-decoded-bytes and the 768 MiB ceiling, 3 GiB; an ASCII PLY is ~3.3× its decoded size); more fails with too_large before anything is decoded"),
         OptionSpec(.threads, .integer(1...1024), for: decoding,
                    "worker threads for conversion and rendering (default: all cores)"),
         OptionSpec(.verbose, short: "v", .flag, for: decoding,
@@ -81,8 +83,10 @@ public enum OptionTable {
                    "also write the run report (input, status, header facts, ceiling verdict, frame, camera, outputs, stage times, peak memory) as JSON",
                    variants: [.thumbnails: OptionVariant(.text, placeholder: "FILE.jsonl",
                                                          "write one JSON line per input as it finishes (to FILE.jsonl.partial, renamed to FILE.jsonl at the end); - writes the lines to standard output")]),
+        OptionSpec(.memoryBudget, .byteCount, default: String(SceneAdmission.defaultMemoryBudgetBytes), for: rendering,
+                   "refuse (too_large, before decoding) a job whose estimated peak memory — input, decoded scene, decoder scratch, renderer tables, images held — exceeds BYTES; thumbnails also admits inputs only while their estimates together fit (see SECURITY.md, memory model)"),
         OptionSpec(.timeout, .number(0.001...1_000_000), placeholder: "SECONDS", for: rendering,
-                   "wall-clock deadline per input, checked between stages and frames (error kind timeout)"),
+                   "wall-clock deadline per input, enforced inside every stage (decode, render, encode): the job stops within ~0.1 s of it, removes what it wrote and fails with timeout (exit 124)"),
         OptionSpec(.progress, .optionalChoice(["auto", "line", "json", "none"], bare: "line"), default: "auto",
                    for: rendering,
                    "progress on standard error: line (redrawn, with ETA), json (one NDJSON event per step), none; auto shows the line on a terminal only; --progress alone means line"),
@@ -121,6 +125,8 @@ public enum OptionTable {
         // thumbnails
         OptionSpec(.jobs, short: "j", .integer(1...256), default: String(BatchOptions.defaultJobs), for: [.thumbnails],
                    "inputs decoded and rendered at once (each also uses --threads); bounded by --max-decoded-bytes"),
+        OptionSpec(.skipExisting, .flag, for: [.thumbnails],
+                   "skip inputs whose outputs all exist already (they get a report line with status skipped): resumes a killed batch"),
         OptionSpec(.fromStdin, .flag, for: [.thumbnails],
                    "also read input paths from standard input, one per line"),
     ]
@@ -165,15 +171,17 @@ public enum OptionTable {
                     succeeded, 2 when some failed.
                     """,
                     positionals: ["IN..."], positionalCount: 0...Int.max),
-        CommandSpec(name: .info, synopsis: "info FILE [--json] [--bounds] [options]",
+        CommandSpec(name: .info, synopsis: "info FILE... [--json] [--bounds] [options]",
                     summary: "describe a scene from its header",
                     details: """
                     Reads only the header (unless --bounds is given) and prints the format, version, splat count,
                     SH degree, model, frame decision with its reason, the declared decoded size and whether it fits
                     the 768 MiB service ceiling and --max-decoded-bytes, warnings and format details. A file over
-                    the ceiling is reported (exit 0), not refused.
+                    the ceiling is reported (exit 0), not refused. With several files, each is described in turn
+                    (--json: one JSON line per file; a file that cannot be read gives a line with its "error");
+                    the exit status is then 0 when every file was read and 2 when some were not.
                     """,
-                    positionals: ["FILE"], positionalCount: 1...1),
+                    positionals: ["FILE..."], positionalCount: 1...Int.max),
         CommandSpec(name: .convert, synopsis: "convert IN OUT.ply|OUT.spz [--to-frame FRAME] [--spz-version 3|4] [options]",
                     summary: "convert a scene to PLY or SPZ",
                     details: """
