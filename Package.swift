@@ -28,23 +28,25 @@ let package = Package(
         // libmicrohttpd's start and info calls are variadic: shim.h forwards them (MHD_OPTION_ARRAY).
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
+                       providers: [.apt(["libturbojpeg0-dev"])]),
         // zlib's init functions are macros: a thin C wrapper makes them callable.
         .target(name: "CZlib", path: "Sources/CZlib", linkerSettings: [.linkedLibrary("z")]),
 
         .target(name: "SplatCore"),
         .target(name: "SplatFormats", dependencies: ["SplatCore", "CZstd", "CDeflate", "CZlib", "CWebP"]),
-        .target(name: "SplatImage", dependencies: ["SplatCore", "CPNG", "CWebP"]),
+        .target(name: "SplatImage", dependencies: ["SplatCore", "CPNG", "CWebP", "CDeflate", "CZlib", "CTurboJPEG"]),
         .target(name: "SplatRender", dependencies: ["SplatCore"]),
         // Whole jobs over the stages: load + frame decision, turntables, sheets, previews, batch runs, reports.
         .target(name: "SplatService", dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatRender", "CCurl"]),
-        // The Redis Streams worker face: consumer groups, leases, dead letters over hiredis.
         // The HTTP face (`splatrender serve`): libmicrohttpd does the I/O, Service runs the jobs.
         .target(name: "SplatServe", dependencies: ["SplatService", "SplatCore", "CMicroHTTPD"]),
+        // The Redis Streams worker face: consumer groups, leases, dead letters over hiredis.
         .target(name: "SplatFleet", dependencies: ["SplatService", "SplatCore", "CHiredis"]),
         .target(name: "SplatRenderCLI", dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatService"]),
         .executableTarget(name: "splatrender", dependencies: ["SplatRenderCLI"]),
         .executableTarget(name: "Benchmarks",
-                          dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatRender", "CZstd", "CDeflate", "CWebP"],
+                          dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatRender", "CZstd", "CDeflate", "CWebP", "CPNG", "CTurboJPEG"],
                           path: "Benchmarks", exclude: ["README.md"]),
 
         .target(name: "TestSupport", dependencies: ["SplatCore", "CDeflate"], path: "Tests/TestSupport"),
@@ -52,7 +54,7 @@ let package = Package(
         .testTarget(name: "SplatFormatsTests", dependencies: ["SplatFormats", "SplatCore", "TestSupport", "CZstd", "CDeflate", "CZlib"],
                     // Regression inputs are read from disk by path, not bundled.
                     exclude: ["Regressions"]),
-        .testTarget(name: "SplatImageTests", dependencies: ["SplatImage", "SplatCore", "TestSupport", "CWebP"]),
+        .testTarget(name: "SplatImageTests", dependencies: ["SplatImage", "SplatCore", "TestSupport", "CWebP", "CZlib", "CDeflate", "CTurboJPEG"]),
         .testTarget(name: "SplatRenderTests", dependencies: ["SplatRender", "SplatFormats", "SplatImage", "SplatCore", "TestSupport"]),
         .testTarget(name: "SplatServiceTests", dependencies: ["SplatService", "SplatRender", "SplatFormats", "SplatImage", "SplatCore", "TestSupport"]),
         // A stream consumer in its own process, so tests can kill -9 a worker that holds a job.

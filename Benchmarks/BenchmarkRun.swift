@@ -14,10 +14,10 @@ struct BenchmarkRun {
     var splatrender: String?
     var suites: Set<String> = BenchmarkRun.allSuites
 
-    static let allSuites: Set<String> = ["decode", "memory", "render", "e2e"]
+    static let allSuites: Set<String> = ["decode", "memory", "render", "image", "e2e"]
     static let usage = """
         usage: splat-bench run [--smoke] [--shared PATH] [--stress DIR] [--json FILE] [--runs N]
-                               [--splatrender PATH] [--suites decode,memory,render,e2e]
+                               [--splatrender PATH] [--suites decode,memory,render,image,e2e]
           --smoke        small corpus scenes only (no stress scene), 3 runs per figure
           --shared PATH  the shared folder (default: ../shared from the working directory, else beside the package)
           --stress DIR   folder with stress.ply, stress.v3.spz, stress.v4.spz (default: <package>/stress;
@@ -115,6 +115,13 @@ struct BenchmarkRun {
             if let v4 = stressInputs.first(where: { $0.kind == .spzV4 }) {
                 try render.run(RenderInput(scene: "stress", path: v4.path, targets: [512: 500]))
             }
+        }
+        if suites.contains("image") {
+            let scenes = [("biker", biker.path, [512, 1024]), ("guitar", small[1].path, [512]), ("monkey", small[4].path, [512]),
+                          ("playcanvas_logo", small[5].path, [512]), ("gs3d_tile", small[0].path, [512]),
+                          ("fruit", paths.packageRoot.appendingPathComponent("SampleScenes/fruit.ply").path, [512])]
+            try ImageSuite(stopwatch: stopwatch, report: report)
+                .run(scenes.map { ImageSuite.Input(scene: $0.0, path: $0.1, sides: $0.2) }, full: !smoke)
         }
         if suites.contains("e2e") {
             if let binary = splatrender ?? BenchmarkPaths.siblingSplatrender {

@@ -8,6 +8,8 @@ let commands = [
     "make-stress-scene OUTDIR [--count N] [--seed S]   write stress.ply / stress.v3.spz / stress.v4.spz",
     "spz-decode FILE [--repeat N] [--only ours|raw|file]   SPZ decode time against bare zstd / libdeflate",
     "decode-peak FILE   decode once and print byte counts and peak RSS as JSON (run as a child by `run`)",
+    "encode-deadline [--shared PATH]   how far past a 1 s deadline huge PNG, JPEG and WebP encodes run",
+    "png-levels [--repeat N] [--levels L,…] [--threads T] FILE.png…   PNG size and time per libdeflate level",
 ]
 switch arguments.first {
 case "run":
@@ -20,6 +22,10 @@ case "spz-decode":
     exit(SPZDecodeBenchmark.run(Array(arguments.dropFirst())))
 case "decode-peak":
     exit(MemorySuite.decodeOnce(Array(arguments.dropFirst())))
+case "encode-deadline":
+    exit(EncodeDeadlineProbe.main(Array(arguments.dropFirst())))
+case "png-levels":
+    exit(PNGLevelsTool.run(Array(arguments.dropFirst())))
 default:
     FileHandle.standardError.write(Data(("usage: splat-bench COMMAND ...\n" + commands.map { "  " + $0 }.joined(separator: "\n") + "\n").utf8))
     exit(2)

@@ -130,3 +130,36 @@ struct AnimatedWebPTests {
         #expect(kind(good, maxPixels: 48 * 32 * 3) == nil)
     }
 }
+
+@Suite("AnimatedWebP canvas")
+struct AnimatedWebPCanvasTests {
+    @Test func rgbaFramesGetATransparentCanvas() throws {
+        let frames = (0..<3).map { AnimatedWebPTests.frame($0, channels: 4) }
+        // Even with a background colour given: frames with alpha are shown as rendered.
+        let bytes = try AnimatedWebPWriter.encode(frames: frames, options: .init(backgroundColor: SIMD3(0.2, 0.4, 0.6)))
+        #expect(try AnimatedWebPReader.read(bytes: bytes).backgroundColor == 0)
+        let pillow = try PillowDecoder.decode(bytes, suffix: "webp")
+        #expect(pillow.frameCount == 3)
+        #expect(pillow.background == [0, 0, 0, 0])
+    }
+
+    @Test func rgbFramesGetTheBackgroundColourOrWhite() throws {
+        let frames = (0..<2).map { AnimatedWebPTests.frame($0) }
+        let coloured = try AnimatedWebPWriter.encode(frames: frames, options: .init(backgroundColor: SIMD3(0.2, 0.4, 0.6)))
+        // ARGB: the chunk's bytes are blue, green, red, alpha = 153, 102, 51, 255.
+        #expect(try AnimatedWebPReader.read(bytes: coloured).backgroundColor == 0xFF33_6699)
+        let anim = try #require(coloured.indices.dropLast(12).first { Array(coloured[$0..<$0 + 4]) == Array("ANIM".utf8) })
+        #expect(Array(coloured[anim + 8..<anim + 12]) == [153, 102, 51, 255])
+        let pillowBackground = try PillowDecoder.decode(coloured, suffix: "webp").background
+        #expect(pillowBackground == [51, 102, 153, 255], "\(String(describing: pillowBackground))")
+        let plain = try AnimatedWebPWriter.encode(frames: frames)
+        #expect(try AnimatedWebPReader.read(bytes: plain).backgroundColor == 0xFFFF_FFFF)
+        #expect(AnimatedWebPWriter.canvasColor(for: frames, backgroundColor: SIMD3(1, 0, 0.5)) == 0xFFFF_0080)
+    }
+
+    @Test func badBackgroundIsRefused() {
+        #expect(throws: SplatError.self) {
+            try AnimatedWebPWriter.encode(frames: [AnimatedWebPTests.frame(0)], options: .init(backgroundColor: SIMD3(0, 2, 0)))
+        }
+    }
+}

@@ -63,4 +63,17 @@ enum WebPEncoderSettings {
         }
         return picture
     }
+
+    /// Lets `cancellation` stop libwebp mid-encode: libwebp calls the picture's progress hook
+    /// as it goes (per row of macroblocks for lossy, between passes for lossless), and a hook
+    /// that returns 0 makes the encode fail with `VP8_ENC_ERROR_USER_ABORT`. The token must
+    /// outlive the encode; the caller keeps it. `.none` adds no hook.
+    static func attach(_ cancellation: CancellationToken, to picture: inout WebPPicture) {
+        guard cancellation !== CancellationToken.none else { return }
+        picture.user_data = Unmanaged.passUnretained(cancellation).toOpaque()
+        picture.progress_hook = { _, picture in
+            guard let context = picture?.pointee.user_data else { return 1 }
+            return Unmanaged<CancellationToken>.fromOpaque(context).takeUnretainedValue().isCancelled ? 0 : 1
+        }
+    }
 }

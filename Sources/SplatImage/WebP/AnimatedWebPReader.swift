@@ -11,8 +11,8 @@ public enum AnimatedWebPReader {
         public var canvasHeight: Int
         /// 0 = forever.
         public var loopCount: Int
-        /// The canvas background colour stored in the file, as libwebp reports it (bytes B, G, R, A from the
-        /// most significant down, i.e. the ANIM chunk's order).
+        /// The canvas background colour stored in the file, as libwebp reports it: 32-bit ARGB (alpha in
+        /// the top byte), which the ANIM chunk stores little-endian as blue, green, red, alpha.
         public var backgroundColor: UInt32
         /// RGBA canvases, one per frame, in display order.
         public var frames: [ImageBuffer]
