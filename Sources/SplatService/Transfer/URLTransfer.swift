@@ -164,8 +164,10 @@ public struct URLTransfer: Sendable {
         case CURLE_WRITE_ERROR where state.capExceeded, CURLE_FILESIZE_EXCEEDED:
             return SplatError(.tooLarge, "\(what): body larger than the cap of \(state.cap) bytes; download stopped")
         case CURLE_OPERATION_TIMEDOUT:
-            if deadlineLimits, let reason = state.cancellation.reason {
-                return state.cancellation.error(for: reason, at: "during \(what)")
+            // curl's own clock may fire a moment before the token's: when the deadline set the
+            // limit, it is the deadline that expired.
+            if deadlineLimits {
+                return state.cancellation.error(for: state.cancellation.reason ?? .deadline, at: "during \(what)")
             }
             return SplatError(.io, "\(what) timed out (limit \(milliseconds(limit)) ms): \(reason)")
         case CURLE_HTTP_RETURNED_ERROR:
