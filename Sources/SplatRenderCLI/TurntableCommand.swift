@@ -23,6 +23,7 @@ enum TurntableCommand {
                            animation: animation.map { AnimationOutput(path: $0, options: parsed.animationOptions) },
                            timeoutSeconds: parsed.timeoutSeconds, cancellation: context.cancellation)
         job.memoryBudget = parsed.memoryBudget
+        job.encoding = parsed.imageEncoding
         let progress = ProgressPrinter(context)
         let outcome = job.run(progress: progress.handler)
         progress.clear()

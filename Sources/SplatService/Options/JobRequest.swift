@@ -54,6 +54,12 @@ extension ParsedCommand {
     /// `--memory-budget`: the most a job's estimated peak may be.
     public var memoryBudget: Int { integer(.memoryBudget) ?? SceneAdmission.defaultMemoryBudgetBytes }
 
+    /// `--quality` and `--out-format` (`--image-format` for a batch).
+    public var imageEncoding: ImageEncoding {
+        let named = choice(.outFormat) ?? choice(.imageFormat)
+        return ImageEncoding(format: named.flatMap { ImageFormat(name: $0) }, quality: number(.quality))
+    }
+
     /// `--timeout` in seconds.
     public var timeoutSeconds: Double? { number(.timeout) }
 }

@@ -46,6 +46,9 @@ public enum OptionName: String, CaseIterable, Sendable {
     case maxInputBytes = "max-input-bytes"
     case memoryBudget = "memory-budget"
     case skipExisting = "skip-existing"
+    case quality
+    case outFormat = "out-format"
+    case imageFormat = "image-format"
 }
 
 extension OptionName: CustomStringConvertible {

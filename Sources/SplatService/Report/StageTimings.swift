@@ -13,6 +13,7 @@ public enum JobStage: String, Sendable, CaseIterable, Codable {
     case composeSheet = "compose_sheet"
     case encodePNG = "encode_png"
     case encodeWebP = "encode_webp"
+    case encodeJPEG = "encode_jpeg"
     /// Encoding a scene file (`convert`).
     case encode
     case write
@@ -25,7 +26,7 @@ public enum JobStage: String, Sendable, CaseIterable, Codable {
         case .readHeader, .decode: .decode
         case .convertFrame, .framing: .frame
         case .prepare, .render: .render
-        case .downscale, .composeSheet, .encodePNG, .encodeWebP, .encode, .write: .encode
+        case .downscale, .composeSheet, .encodePNG, .encodeWebP, .encodeJPEG, .encode, .write: .encode
         }
     }
 
