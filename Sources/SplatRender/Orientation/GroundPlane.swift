@@ -184,7 +184,7 @@ struct GroundPlane {
     }
 
     private struct Stats {
-        var msac = 0.0, support = 0.0, above = 0.0, below = 0.0, gapAbove = 0.0, gapBelow = 0.0
+        var support = 0.0, above = 0.0, below = 0.0, gapAbove = 0.0, gapBelow = 0.0
         var oneSidedness: Double { max(above, below) / max(above + below, 1e-300) }
     }
 
@@ -200,7 +200,6 @@ struct GroundPlane {
                             let w = Double(weight[k])
                             let d = (Double(x[k]) * normal.x + Double(y[k]) * normal.y + Double(z[k]) * normal.z - offset) / tolerance
                             total += w
-                            s.msac += w * max(0, 1 - d * d)
                             if abs(d) < 1 { onPlane += w }
                             if d > 2 { s.above += w } else if d < -2 { s.below += w }
                             if d > 1 && d < 3 { justAbove += w } else if d < -1 && d > -3 { justBelow += w }
@@ -210,7 +209,6 @@ struct GroundPlane {
             }
         }
         guard total > 0 else { return s }
-        s.msac /= total
         s.support = onPlane / total
         s.gapAbove = onPlane > 0 ? justAbove / onPlane : 1
         s.gapBelow = onPlane > 0 ? justBelow / onPlane : 1

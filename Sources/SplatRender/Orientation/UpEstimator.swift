@@ -25,8 +25,8 @@ import SplatCore
 /// or a logo slab; such scenes come out below the threshold (measured in `docs-drafts/orient.md`).
 public enum UpEstimator {
     /// Estimates below this are not acted on. Set between the highest confidence of a wrong
-    /// estimate (0.11, on the unrotated corpus) and the lowest of a right one (0.34); see
-    /// `docs-drafts/orient.md` for the measurement.
+    /// estimate on the corpus (0.07) and the lowest of a right one (0.36), in every orientation;
+    /// see `docs-drafts/orient.md` for the measurement.
     public static let confidenceThreshold = 0.25
     /// Lines closer than this pool their votes.
     public static let clusterDegrees = 15.0
