@@ -21,7 +21,7 @@ import TestSupport
     /// A 4 × 4 ground of discs at y = 0 with a 0.6 m box standing on it (its five visible faces
     /// covered with discs).
     static func groundWithBox() -> SplatScene {
-        var random = SplitMix(seed: 16)
+        var random = SplitMix64(seed: 16)
         func u() -> Float { Float(random.next() % 1_000_001) / 1_000_000 }
         var splats: [TestScenes.Splat] = []
         for _ in 0..<4000 {
@@ -43,7 +43,7 @@ import TestSupport
     /// A solid cone 2 m tall, 0.5 m in radius at its base, floating (no ground): a standing
     /// subject broad at the bottom.
     static func floatingCone(taper: Bool = true) -> SplatScene {
-        var random = SplitMix(seed: 5)
+        var random = SplitMix64(seed: 5)
         func u() -> Float { Float(random.next() % 1_000_001) / 1_000_000 }
         var splats: [TestScenes.Splat] = []
         while splats.count < 5000 {
@@ -57,7 +57,7 @@ import TestSupport
 
     /// Two 4 × 4 layers of discs, a floor at y = 0 and a ceiling at y = 2.5, nothing between.
     static func floorAndCeiling() -> SplatScene {
-        var random = SplitMix(seed: 7)
+        var random = SplitMix64(seed: 7)
         func u() -> Float { Float(random.next() % 1_000_001) / 1_000_000 }
         var splats: [TestScenes.Splat] = []
         for i in 0..<6000 {
@@ -67,7 +67,7 @@ import TestSupport
     }
 
     static func floatingSphere() -> SplatScene {
-        var random = SplitMix(seed: 3)
+        var random = SplitMix64(seed: 3)
         func u() -> Float { Float(random.next() % 1_000_001) / 1_000_000 * 2 - 1 }
         var splats: [TestScenes.Splat] = []
         while splats.count < 5000 {
@@ -135,7 +135,7 @@ import TestSupport
         #expect(shape.flatness > 0.5)
         #expect(shape.outlineGate(sample, along: shape.flatLine) == 1, "a square patch is trusted")
         // The same flat layer cut to a 4 × 1 strip: a sign or a board, not a ground.
-        var random = SplitMix(seed: 2)
+        var random = SplitMix64(seed: 2)
         func u() -> Float { Float(random.next() % 1_000_001) / 1_000_000 }
         let strip = TestScenes.scene((0..<3000).map { _ in Self.disc(SIMD3(4 * u() - 2, 0.05 * u(), u() - 0.5), normal: Self.up) })
         let stripSample = OrientationSample(strip)
