@@ -17,13 +17,14 @@ enum FootprintKernel {
 
     @inline(__always)
     static func logArea8(_ a: SIMD8<Float>, _ b: SIMD8<Float>, _ c: SIMD8<Float>) -> SIMD8<Float> {
-        @inline(__always) func defined(_ s: SIMD8<Float>) -> SIMD8<Float> { s.replacing(with: -.infinity, where: s .!= s) }
+        @inline(__always) func defined(_ s: SIMD8<Float>) -> SIMD8<Float> { s.replacing(with: -.infinity, where: .!(s .== s)) }
         // Compare-and-blend: the standard library's pointwiseMax goes lane by lane.
         var best = defined(a + b)
         let ac = defined(a + c), bc = defined(b + c)
         best.replace(with: ac, where: ac .> best)
         best.replace(with: bc, where: bc .> best)
-        return best.replacing(with: .nan, where: (a .!= a) .| (b .!= b) .| (c .!= c))
+        // `.!(x .== x)` rather than `x .!= x`: the standard library's `.!=` goes lane by lane.
+        return best.replacing(with: .nan, where: .!((a .== a) .& (b .== b) .& (c .== c)))
     }
 
     /// Whether a splat of opacity `o` and footprint log-area `t` counts (NaN fails both tests).

@@ -3,46 +3,47 @@ import SplatCore
 /// Per-lane accumulators for 16 Float lanes: extremes in Float, sums about a shift in Double
 /// (the lanes are converted before adding, so a chunk's sums carry no Float rounding).
 ///
-/// Two ways to add: `addClean` does no classification and only remembers, in `poison`, whether
-/// any value was NaN or ±∞ (v − v is then NaN); a caller that finds the chunk poisoned discards
-/// the lanes and adds the chunk again with `addMasked`, which counts each kind and keeps
-/// non-finite values out of the extremes and sums. Decoded scenes are almost always clean, so
-/// the common case pays for no masks.
+/// Two ways to add, freely mixed: `addClean` for vectors known to be finite, with no masks, and
+/// `addMasked`, which counts NaN, +∞ and −∞ and keeps them out of the extremes and sums.
+/// Callers learn which applies from a cheap first read of each block (`nonFinitePoison`), which
+/// also brings the block into cache for the second, heavier read.
 struct LaneMoments {
     var minimum = SIMD16<Float>(repeating: .infinity)
     var maximum = SIMD16<Float>(repeating: -.infinity)
     var sumLow = SIMD8<Double>(), sumHigh = SIMD8<Double>()
     var squaresLow = SIMD8<Double>(), squaresHigh = SIMD8<Double>()
-    var poison = SIMD16<Float>()
     var nan = SIMD16<Int32>(), positiveInfinity = SIMD16<Int32>(), negativeInfinity = SIMD16<Int32>()
     let shift: Float
 
     init(shift: Float) { self.shift = shift }
 
-    var isClean: Bool { poison.sum() == 0 }
-
-    @inline(__always) mutating func addClean(_ v: SIMD16<Float>) {
-        poison += v - v
+    /// `shifted: false` skips subtracting the shift (which must then be 0); callers pass a
+    /// literal so the branch folds away.
+    @inline(__always) mutating func addClean(_ v: SIMD16<Float>, shifted: Bool = true) {
         // Compare-and-blend: the standard library's pointwiseMin goes lane by lane.
         minimum.replace(with: v, where: v .< minimum)
         maximum.replace(with: v, where: v .> maximum)
-        accumulate(v)
+        accumulate(v, shifted: shifted)
     }
 
     @inline(__always) mutating func addMasked(_ v: SIMD16<Float>) {
         let finite = (v - v) .== 0
-        nan &+= SIMD16(repeating: 0).replacing(with: 1, where: v .!= v)
+        nan &+= SIMD16(repeating: 0).replacing(with: 1, where: .!(v .== v))
         positiveInfinity &+= SIMD16(repeating: 0).replacing(with: 1, where: v .== .infinity)
         negativeInfinity &+= SIMD16(repeating: 0).replacing(with: 1, where: v .== -.infinity)
         minimum.replace(with: v, where: finite .& (v .< minimum))
         maximum.replace(with: v, where: finite .& (v .> maximum))
         // A non-finite lane adds the shift itself, i.e. zero to both sums.
-        accumulate(v.replacing(with: shift, where: .!finite))
+        accumulate(v.replacing(with: shift, where: .!finite), shifted: true)
     }
 
-    @inline(__always) private mutating func accumulate(_ v: SIMD16<Float>) {
-        let s = SIMD8<Double>(repeating: Double(shift))
-        let low = SIMD8<Double>(v.lowHalf) - s, high = SIMD8<Double>(v.highHalf) - s
+    @inline(__always) private mutating func accumulate(_ v: SIMD16<Float>, shifted: Bool) {
+        var low = SIMD8<Double>(v.lowHalf), high = SIMD8<Double>(v.highHalf)
+        if shifted {
+            let s = SIMD8<Double>(repeating: Double(shift))
+            low -= s
+            high -= s
+        }
         sumLow += low
         sumHigh += high
         squaresLow = squaresLow.addingProduct(low, low)
@@ -74,6 +75,20 @@ struct LaneMoments {
 /// The streaming kernels of `SceneStatistics`: moments of one scalar column over a range of
 /// splats, and of every SH band over the same range.
 enum MomentsKernel {
+    /// 0 when every value of `p[lo..<hi]` (whole vectors) is finite, else NaN (v − v is NaN
+    /// for NaN and ±∞). Its tiny loop keeps many loads in flight, so it streams the block into
+    /// cache at close to memory speed for the accumulating read that follows.
+    @inline(__always) static func nonFinitePoison(_ p: UnsafePointer<Float>, _ lo: Int, _ hi: Int) -> Float {
+        var poison = SIMD16<Float>()
+        var i = lo
+        while i < hi {
+            let v = UnsafeRawPointer(p + i).loadUnaligned(as: SIMD16<Float>.self)
+            poison += v - v
+            i += 16
+        }
+        return poison.sum()
+    }
+
     /// Moments of `p[range]`. `range.lowerBound` need not be aligned; loads are unaligned.
     static func column(_ p: UnsafePointer<Float>, _ range: Range<Int>) -> ColumnMoments {
         let lo = range.lowerBound, hi = range.upperBound
@@ -87,13 +102,12 @@ enum MomentsKernel {
         @inline(__always) func load(_ i: Int) -> SIMD16<Float> { UnsafeRawPointer(p + i).loadUnaligned(as: SIMD16<Float>.self) }
         var lanes = LaneMoments(shift: shift)
         var i = lo
-        while i < vectorEnd {
-            lanes.addClean(load(i))
-            i += 16
-        }
-        if !lanes.isClean {
-            lanes = LaneMoments(shift: shift)
-            i = lo
+        if nonFinitePoison(p, lo, vectorEnd) == 0 {
+            while i < vectorEnd {
+                lanes.addClean(load(i))
+                i += 16
+            }
+        } else {
             while i < vectorEnd {
                 lanes.addMasked(load(i))
                 i += 16
@@ -132,19 +146,50 @@ enum MomentsKernel {
             @inline(__always) func load(_ p: UnsafePointer<Float>) -> SIMD16<Float> {
                 UnsafeRawPointer(p).loadUnaligned(as: SIMD16<Float>.self)
             }
+            // Blocks of groups that fit in L1. Each block is read first in address order, where
+            // the prefetcher keeps up, for the non-finite check (`nonFinitePoison`), then once per
+            // accumulator j, which stays in registers across its vectors of the block. The first
+            // read of the next block is interleaved with the accumulating read of this one, one
+            // vector each, so memory streams while the arithmetic runs. (Streaming every vector
+            // into a memory-resident accumulator made the accumulators' loads and stores the
+            // bottleneck; strided reads straight from memory waited on every load.)
+            let blockGroups = max(1, 16_384 / (64 * floatsPerSplat))
+            let groupFloats = 16 * floatsPerSplat
             for j in 0..<floatsPerSplat { (acc + j).initialize(to: LaneMoments(shift: 0)) }
-            var p = start
-            for _ in 0..<groups {
-                for j in 0..<floatsPerSplat { acc[j].addClean(load(p + 16 * j)) }
-                p += 16 * floatsPerSplat
-            }
-            if !(0..<floatsPerSplat).allSatisfy({ acc[$0].isClean }) {
-                for j in 0..<floatsPerSplat { acc[j] = LaneMoments(shift: 0) }
-                p = start
-                for _ in 0..<groups {
-                    for j in 0..<floatsPerSplat { acc[j].addMasked(load(p + 16 * j)) }
-                    p += 16 * floatsPerSplat
+            var g = 0
+            var clean = nonFinitePoison(start, 0, min(groups, blockGroups) * groupFloats) == 0
+            while g < groups {
+                let blockEnd = min(groups, g + blockGroups)
+                var ahead = start + blockEnd * groupFloats
+                let aheadEnd = start + min(groups, blockEnd + blockGroups) * groupFloats
+                var poison = SIMD16<Float>()
+                @inline(__always) func touchAhead() {
+                    if ahead < aheadEnd {
+                        let v = load(ahead)
+                        poison += v - v
+                        ahead += 16
+                    }
                 }
+                for j in 0..<floatsPerSplat {
+                    var lane = acc[j]
+                    var q = start + g * groupFloats + 16 * j
+                    if clean {
+                        for _ in g..<blockEnd {
+                            lane.addClean(load(q), shifted: false)
+                            touchAhead()
+                            q += groupFloats
+                        }
+                    } else {
+                        for _ in g..<blockEnd {
+                            lane.addMasked(load(q))
+                            touchAhead()
+                            q += groupFloats
+                        }
+                    }
+                    acc[j] = lane
+                }
+                clean = poison.sum() == 0
+                g = blockEnd
             }
             // Lanes in (j, lane) order into their bands, as shifted sums, so the regrouping
             // order (and its rounding) is fixed.

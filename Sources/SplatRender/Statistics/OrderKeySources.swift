@@ -7,44 +7,46 @@
 
 @inline(__always) private func isFinite(_ v: SIMD16<Float>) -> SIMDMask<SIMD16<Int32>> { (v - v) .== 0 }
 
-/// The finite values of one column.
-struct FiniteValueKeys: OrderKeySource {
-    let values: UnsafePointer<Float>
-
-    @inline(__always) func keys(_ i: Int) -> SIMD16<UInt32> {
-        let v = load16(values, i)
-        return OrderStatistics.keys(v, included: isFinite(v))
-    }
-}
-
-/// Each splat's largest log-scale, the size of its widest axis; left out when a log-scale is
-/// NaN or the largest is +∞ (an infinite size has no place between percentiles; the attribute
-/// counts report it). −∞ (a point) takes part.
-struct LargestLogScaleKeys: OrderKeySource {
-    let x: UnsafePointer<Float>, y: UnsafePointer<Float>, z: UnsafePointer<Float>
-
-    @inline(__always) func keys(_ i: Int) -> SIMD16<UInt32> {
-        let a = load16(x, i), b = load16(y, i), c = load16(z, i)
-        var m = a
-        m.replace(with: b, where: b .> m)
-        m.replace(with: c, where: c .> m)
-        let defined = (a .== a) .& (b .== b) .& (c .== c) .& (m .!= .infinity)
-        return OrderStatistics.keys(m, included: defined)
-    }
-}
-
-/// One coordinate of the splat centres that are finite on all three axes and, when
-/// `minimumOpacity` is set, at least that opaque.
-struct CentreAxisKeys: OrderKeySource {
-    let axis: UnsafePointer<Float>
+/// The three coordinates (quantities 0, 1, 2) of the splat centres that are finite on all three
+/// axes and, when `minimumOpacity` is set, at least that opaque.
+struct CentreKeys: OrderKeySource {
     let x: UnsafePointer<Float>, y: UnsafePointer<Float>, z: UnsafePointer<Float>
     let alpha: UnsafePointer<Float>
     let minimumOpacity: Float?
 
-    @inline(__always) func keys(_ i: Int) -> SIMD16<UInt32> {
-        var included = isFinite(load16(x, i)) .& isFinite(load16(y, i)) .& isFinite(load16(z, i))
+    var quantities: Int { 3 }
+
+    @inline(__always) func keys(_ i: Int, into keys: UnsafeMutablePointer<SIMD16<UInt32>>) {
+        let a = load16(x, i), b = load16(y, i), c = load16(z, i)
+        var included = isFinite(a) .& isFinite(b) .& isFinite(c)
         if let minimumOpacity { included = included .& (load16(alpha, i) .>= minimumOpacity) }
-        return OrderStatistics.keys(load16(axis, i), included: included)
+        keys[0] = OrderKey.keys(a, included: included)
+        keys[1] = OrderKey.keys(b, included: included)
+        keys[2] = OrderKey.keys(c, included: included)
+    }
+}
+
+/// Everything `SceneStatistics` ranks in one pass: 0 the finite opacities; 1 each splat's
+/// largest log-scale (its widest axis), left out when a log-scale is NaN or the largest is +∞
+/// (an infinite size has no place between percentiles; the attribute counts report it), while
+/// −∞ (a point) takes part; 2–4 the opaque centres of `CentreKeys`.
+struct SplatKeys: OrderKeySource {
+    let alpha: UnsafePointer<Float>
+    let logScaleX: UnsafePointer<Float>, logScaleY: UnsafePointer<Float>, logScaleZ: UnsafePointer<Float>
+    let centres: CentreKeys
+
+    var quantities: Int { 5 }
+
+    @inline(__always) func keys(_ i: Int, into keys: UnsafeMutablePointer<SIMD16<UInt32>>) {
+        let o = load16(alpha, i)
+        keys[0] = OrderKey.keys(o, included: isFinite(o))
+        let a = load16(logScaleX, i), b = load16(logScaleY, i), c = load16(logScaleZ, i)
+        var m = a
+        m.replace(with: b, where: b .> m)
+        m.replace(with: c, where: c .> m)
+        let defined = (a .== a) .& (b .== b) .& (c .== c) .& .!(m .== .infinity)
+        keys[1] = OrderKey.keys(m, included: defined)
+        centres.keys(i, into: keys + 2)
     }
 }
 
@@ -53,7 +55,9 @@ struct FootprintKeys: OrderKeySource {
     let alpha: UnsafePointer<Float>
     let x: UnsafePointer<Float>, y: UnsafePointer<Float>, z: UnsafePointer<Float>
 
-    @inline(__always) func keys(_ i: Int) -> SIMD16<UInt32> {
+    var quantities: Int { 1 }
+
+    @inline(__always) func keys(_ i: Int, into keys: UnsafeMutablePointer<SIMD16<UInt32>>) {
         @inline(__always) func half(_ j: Int) -> SIMD8<Float> {
             @inline(__always) func load8(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
                 UnsafeRawPointer(p + j).loadUnaligned(as: SIMD8<Float>.self)
@@ -62,6 +66,6 @@ struct FootprintKeys: OrderKeySource {
         }
         let t = SIMD16(lowHalf: half(i), highHalf: half(i + 8))
         let counted = (load16(alpha, i) .>= OverdrawEstimate.minimumOpacity) .& (t .== t)
-        return OrderStatistics.keys(t, included: counted)
+        keys[0] = OrderKey.keys(t, included: counted)
     }
 }

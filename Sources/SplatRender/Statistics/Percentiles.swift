@@ -2,8 +2,8 @@
 ///
 /// Definition (Hyndman & Fan type 7, the default of NumPy, R and spreadsheets' PERCENTILE.INC):
 /// sort the n values x₀ ≤ … ≤ xₙ₋₁, let h = (n − 1)·p, k = ⌊h⌋; the percentile is
-/// xₖ + (h − k)·(xₖ₊₁ − xₖ), or xₖ when h = k. Exact: the order statistics come from a radix
-/// selection over all values, not a sample or a histogram approximation.
+/// xₖ + (h − k)·(xₖ₊₁ − xₖ), or xₖ when h = k. Exact: the order statistics are selected from
+/// all values (`SampledSelection`), not estimated from a sample or a histogram.
 public struct Percentiles: Sendable, Equatable {
     public var p1: Double
     public var p50: Double

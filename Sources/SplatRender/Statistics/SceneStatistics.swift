@@ -8,9 +8,9 @@ import SplatCore
 /// opacity (`formats.md` 0.1: decoders apply the sigmoid to a PLY logit, so ±∞ logits arrive
 /// as 0 and 1); `opacity` describes it as stored, and no logit is reconstructed.
 ///
-/// Computed in one streaming SIMD pass over the columns plus three short counting passes per
-/// percentile quantity, split with `Parallel` into fixed chunks whose partials are merged in
-/// chunk order: the result is identical for any thread count.
+/// Computed in one streaming SIMD pass over the columns and one counting pass over the
+/// columns the percentiles need (`SampledSelection`), split with `Parallel` into fixed chunks
+/// whose partials are merged in chunk order: the result is identical for any thread count.
 public struct SceneStatistics: Sendable, Equatable {
     public var splatCount: Int
     /// The degree the file declares (coefficients stored per splat).
@@ -71,10 +71,10 @@ public struct SceneStatistics: Sendable, Equatable {
             + shBands.enumerated().map { ("sh_band_\($0.offset + 1)", $0.element) }
     }
 
-    /// Splats per chunk of the streaming pass: a multiple of 16 (whole SH vector groups) small
-    /// enough that a chunk's alpha and log-scale columns are still in L2 when the footprint
-    /// pass rereads them.
-    static let chunkSize = 4096
+    /// Splats per chunk of the streaming pass: a multiple of 16 (whole SH vector groups), and
+    /// long enough per column (64 KiB) that the hardware prefetcher is ahead of the loads
+    /// most of the time (at 4,096 the column kernels waited on memory).
+    static let chunkSize = 16_384
 
     /// Statistics of `scene`. `fileBytes` is the size of its file, for the compression ratio;
     /// `threads` nil uses every core (the result does not depend on it).
@@ -116,17 +116,27 @@ public struct SceneStatistics: Sendable, Equatable {
         let a = merged.map(AttributeStatistics.init)
         let shBands = Array(a[columns.count...])
 
-        let opacityPercentiles = percentiles(FiniteValueKeys(values: alpha), count: n, threads: threads) { Double($0) }
-        let scalePercentiles = percentiles(LargestLogScaleKeys(x: lx, y: ly, z: lz), count: n, threads: threads) {
-            Foundation.exp(Double($0))
+        // Opacity, largest log-scale and the opaque centres share one counting pass.
+        let boxFractions = [RobustBox.lowerFraction, RobustBox.upperFraction]
+        let identity: (Float) -> Double = { Double($0) }
+        let opaqueCentres = CentreKeys(x: base[0], y: base[1], z: base[2], alpha: alpha, minimumOpacity: RobustBox.minimumOpacity)
+        let ranked = percentiles(SplatKeys(alpha: alpha, logScaleX: lx, logScaleY: ly, logScaleZ: lz, centres: opaqueCentres),
+                                 count: n, threads: threads,
+                                 fractions: [Percentiles.fractions, Percentiles.fractions, boxFractions, boxFractions, boxFractions],
+                                 transforms: [identity, { Foundation.exp(Double($0)) }, identity, identity, identity])
+        let opacityPercentiles = ranked[0].values, scalePercentiles = ranked[1].values
+        var box = robustBox(ranked[2...], opaqueOnly: true)
+        if box == nil && n > 0 {
+            let centres = CentreKeys(x: base[0], y: base[1], z: base[2], alpha: alpha, minimumOpacity: nil)
+            box = robustBox(percentiles(centres, count: n, threads: threads, fractions: Array(repeating: boxFractions, count: 3),
+                                        transforms: Array(repeating: identity, count: 3))[...], opaqueOnly: false)
         }
-        let box = robustBox(x: base[0], y: base[1], z: base[2], alpha: alpha, count: n, threads: threads)
         let overdraw = box.map { box -> OverdrawEstimate in
             var crossSection = box.largestFaceArea, kind = OverdrawEstimate.CrossSection.largestBoxFace
             if !(crossSection > 0) {
                 kind = .medianFootprint
                 let median = percentiles(FootprintKeys(alpha: alpha, x: lx, y: ly, z: lz), count: n, threads: threads,
-                                         fractions: [0.5]) { FootprintKernel.area(logArea: $0) }
+                                         fractions: [[0.5]], transforms: [{ FootprintKernel.area(logArea: $0) }])[0].values
                 crossSection = median.map { $0[0] }.flatMap { $0.isFinite ? $0 : nil } ?? 0
             }
             let ratio = crossSection > 0 ? footprintArea / crossSection : (footprintArea > 0 ? .infinity : 0)
@@ -146,47 +156,25 @@ public struct SceneStatistics: Sendable, Equatable {
             compressionRatio: fileBytes.flatMap { $0 > 0 ? Double(decoded) / Double($0) : nil })
     }
 
-    /// Type-7 percentiles at `fractions` of the values `source` includes, mapped through
-    /// `transform` (monotone non-decreasing) before interpolating; nil when none is included.
-    static func percentiles<Source: OrderKeySource>(_ source: Source, count: Int, threads: Int?,
-                                                    fractions: [Double] = Percentiles.fractions,
-                                                    transform: (Float) -> Double) -> [Double]? {
-        percentilesAndCount(source, count: count, threads: threads, fractions: fractions, transform: transform).values
+    /// Per quantity of `source`: how many values take part, and their type-7 percentiles at
+    /// `fractions[q]`, each value mapped through `transforms[q]` (monotone non-decreasing) before
+    /// interpolating; nil values when none takes part.
+    static func percentiles<Source: OrderKeySource>(_ source: Source, count: Int, threads: Int?, fractions: [[Double]],
+                                                    transforms: [(Float) -> Double]) -> [(valid: Int, values: [Double]?)] {
+        SampledSelection.select(source, count: count, threads: threads, fractions: fractions).enumerated().map { q, s in
+            guard s.valid > 0 else { return (0, nil) }
+            return (s.valid, fractions[q].map { f in
+                Percentiles.interpolate(fraction: f, count: s.valid) { transforms[q](s.values[$0]!) }
+            })
+        }
     }
 
-    private static func percentilesAndCount<Source: OrderKeySource>(
-        _ source: Source, count: Int, threads: Int?, fractions: [Double], transform: (Float) -> Double
-    ) -> (valid: Int, values: [Double]?) {
-        var wanted: [Int] = []
-        let (valid, values) = OrderStatistics.select(source, count: count, threads: threads) { valid in
-            wanted = Array(Set(fractions.flatMap { Percentiles.ranks(fraction: $0, count: valid) })).sorted()
-            return wanted
-        }
-        guard valid > 0 else { return (0, nil) }
-        let byRank = Dictionary(uniqueKeysWithValues: zip(wanted, values.map(transform)))
-        return (valid, fractions.map { f in Percentiles.interpolate(fraction: f, count: valid) { byRank[$0]! } })
-    }
-
-    /// The `RobustBox`: opaque finite centres, or every finite centre when none is opaque.
-    static func robustBox(x: UnsafePointer<Float>, y: UnsafePointer<Float>, z: UnsafePointer<Float>,
-                          alpha: UnsafePointer<Float>, count: Int, threads: Int?) -> RobustBox? {
-        let fractions = [RobustBox.lowerFraction, RobustBox.upperFraction]
-        for minimumOpacity in [RobustBox.minimumOpacity, nil] {
-            var bounds: [[Double]] = []
-            var splats = 0
-            for axis in [x, y, z] {
-                let keys = CentreAxisKeys(axis: axis, x: x, y: y, z: z, alpha: alpha, minimumOpacity: minimumOpacity)
-                let (valid, values) = percentilesAndCount(keys, count: count, threads: threads, fractions: fractions) { Double($0) }
-                guard let values else { break }
-                splats = valid
-                bounds.append(values)
-            }
-            if bounds.count == 3 {
-                return RobustBox(lower: SIMD3(bounds[0][0], bounds[1][0], bounds[2][0]),
-                                 upper: SIMD3(bounds[0][1], bounds[1][1], bounds[2][1]),
-                                 splatCount: splats, opaqueOnly: minimumOpacity != nil)
-            }
-        }
-        return nil
+    /// The `RobustBox` from the x, y, z centre percentiles; nil when no centre took part.
+    private static func robustBox(_ axes: ArraySlice<(valid: Int, values: [Double]?)>, opaqueOnly: Bool) -> RobustBox? {
+        let bounds = axes.compactMap(\.values)
+        guard bounds.count == 3 else { return nil }
+        return RobustBox(lower: SIMD3(bounds[0][0], bounds[1][0], bounds[2][0]),
+                         upper: SIMD3(bounds[0][1], bounds[1][1], bounds[2][1]),
+                         splatCount: axes.first!.valid, opaqueOnly: opaqueOnly)
     }
 }
