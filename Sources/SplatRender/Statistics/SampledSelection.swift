@@ -9,9 +9,13 @@ import SplatCore
 /// answer is exact either way. Counts are integers and the gathered sets are selected from,
 /// not summed, so nothing depends on the thread count.
 enum SampledSelection {
-    /// Sample size: the brackets then hold about 3 % (median) and 0.7 % (1st and 99th
+    /// Largest sample: the brackets then hold about 3 % (median) and 0.7 % (1st and 99th
     /// percentiles) of the keys, and sorting the sample costs well under a millisecond.
     static let sampleSize = 16_384
+
+    /// The sample for `count` elements: one in 64, between 2,048 and `sampleSize`. A sample
+    /// near the scene's own size would cost as much as the counting pass it saves.
+    static func sampleSize(count: Int) -> Int { min(sampleSize, max(2048, count / 64)) }
     static let chunkSize = 65_536
 
     /// One bracket: signed keys (`OrderKey.signed`); `lo` Int32.min means no lower bound and
@@ -27,12 +31,13 @@ enum SampledSelection {
     /// Per quantity: how many of the `count` elements take part, and the value at each rank the
     /// type-7 percentiles at `fractions[q]` need (`Percentiles.ranks`).
     static func select<Source: OrderKeySource>(_ source: Source, count: Int, threads: Int?, fractions: [[Double]],
-                                               sampleSize: Int = sampleSize) -> [(valid: Int, values: [Int: Float])] {
+                                               sampleSize: Int? = nil) -> [(valid: Int, values: [Int: Float])] {
         let quantities = source.quantities
         func wantedRanks(_ q: Int, _ valid: Int) -> [Int] {
             Array(Set(fractions[q].flatMap { Percentiles.ranks(fraction: $0, count: valid) })).sorted()
         }
         guard count > 0 else { return Array(repeating: (0, [:]), count: quantities) }
+        let sampleSize = sampleSize ?? Self.sampleSize(count: count)
         let samples = sample(source, count: count, size: sampleSize)
         if count <= sampleSize {
             // The sample is every element: nothing left to count.
@@ -221,24 +226,27 @@ enum SampledSelection {
     }
 
     /// The k-th smallest (0-based) of `a`, which is reordered (quickselect, median of three).
-    static func nthElement(_ a: inout [Int32], _ k: Int) -> Int32 {
-        precondition(k >= 0 && k < a.count)
-        var lo = 0, hi = a.count - 1
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2
-            let pivot = max(min(a[lo], a[mid]), min(max(a[lo], a[mid]), a[hi]))
-            var i = lo, j = hi
-            while i <= j {
-                while a[i] < pivot { i += 1 }
-                while a[j] > pivot { j -= 1 }
-                if i <= j {
-                    a.swapAt(i, j)
-                    i += 1
-                    j -= 1
+    static func nthElement(_ array: inout [Int32], _ k: Int) -> Int32 {
+        precondition(k >= 0 && k < array.count)
+        // Through a buffer pointer: array subscripts here paid a uniqueness check per swap.
+        return array.withUnsafeMutableBufferPointer { a in
+            var lo = 0, hi = a.count - 1
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2
+                let pivot = max(min(a[lo], a[mid]), min(max(a[lo], a[mid]), a[hi]))
+                var i = lo, j = hi
+                while i <= j {
+                    while a[i] < pivot { i += 1 }
+                    while a[j] > pivot { j -= 1 }
+                    if i <= j {
+                        a.swapAt(i, j)
+                        i += 1
+                        j -= 1
+                    }
                 }
+                if k <= j { hi = j } else if k >= i { lo = i } else { return a[k] }
             }
-            if k <= j { hi = j } else if k >= i { lo = i } else { return a[k] }
+            return a[k]
         }
-        return a[k]
     }
 }
