@@ -27,7 +27,7 @@ import Testing
     /// Columns that are hard for a sample: heavy ties (8-bit quantized), a few huge outliers,
     /// values sorted so a stride hits a pattern, NaN and ±∞ sprinkled in, negative zeros.
     static func columns() -> [[Float]] {
-        var g = SplitMix(seed: 21)
+        var g = SplitMix64(seed: 21)
         let n = 50_000
         let quantized = (0..<n).map { _ in Float(Int.random(in: 0...255, using: &g)) / 255 }
         let spiky = (0..<n).map { i in i % 997 == 0 ? Float(1e30) : Float.random(in: -1...1, using: &g) }
@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test func nthElementAgreesWithSorting() {
-        var g = SplitMix(seed: 4)
+        var g = SplitMix64(seed: 4)
         for n in [1, 2, 3, 10, 1000] {
             let a = (0..<n).map { _ in Int32.random(in: -5...5, using: &g) }
             let sorted = a.sorted()

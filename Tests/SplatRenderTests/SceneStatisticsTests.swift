@@ -12,7 +12,7 @@ import TestSupport
     /// spread), mixed scales, opacities including exactly 0 and 1, and with `dirt` > 0 that
     /// fraction of values replaced by NaN, +∞ or −∞ in every column and the SH.
     static func randomScene(count: Int, degree: Int, seed: UInt64, dirt: Double = 0) -> SplatScene {
-        var g = SplitMix(seed: seed)
+        var g = SplitMix64(seed: seed)
         let scene = SplatScene(count: count, shDegree: degree)
         func uniform(_ a: Float, _ b: Float) -> Float { Float.random(in: a...b, using: &g) }
         func maybeDirty(_ v: Float) -> Float {
@@ -142,7 +142,7 @@ import TestSupport
     @Test func percentilesFollowTypeSeven() {
         // Opacities 0, 0.01, …, 1 shuffled: p1 = 0.01, p50 = 0.5, p99 = 0.99 exactly as Floats.
         var order = Array(0...100)
-        var g = SplitMix(seed: 3)
+        var g = SplitMix64(seed: 3)
         order.shuffle(using: &g)
         let scene = TestScenes.scene(order.map { TestScenes.Splat(position: SIMD3(Float($0), 0, 0), alpha: Float($0) / 100) })
         let p = SceneStatistics.compute(scene).opacityPercentiles!
