@@ -8,13 +8,19 @@ enum ConvertCommand {
     static func run(_ context: CommandContext) -> Int32 {
         let parsed = context.parsed
         var job: ConvertJob
+        let load: LoadOptions
+        do throws(SplatError) { load = try context.loadOptions() } catch { return context.failInput(error) }
         do throws(SplatError) {
             job = try ConvertJob(input: .path(parsed.positionals[0]), outputPath: parsed.positionals[1],
-                                 load: parsed.loadOptions, targetFrame: parsed.frame(.toFrame),
+                                 load: load, targetFrame: parsed.frame(.toFrame),
                                  spzVersion: parsed.integer(.spzVersion))
         } catch {
             return context.usage(error.message)
         }
+        if parsed.flag(.keepFrame) && parsed.isGiven(.toFrame) {
+            return context.usage("--keep-frame and --to-frame contradict each other")
+        }
+        job.keepFrame = parsed.flag(.keepFrame)
         do throws(SplatError) { job.input = try context.sceneInput(parsed.positionals[0]) } catch { return context.failInput(error) }
         let outcome = job.run()
         var report = outcome.report

@@ -1,5 +1,6 @@
 import SplatCore
 import SplatFormats
+import SplatRender
 
 /// Reading a scene the way every job does: header or full decode from a `SceneInput`, then the
 /// frame decision (made once, from the decoded scene's facts) and the conversion. Errors name
@@ -36,9 +37,24 @@ public enum SceneLoader {
         let decoded = try timings.time(.decode) { () throws(SplatError) in
             try decode(input, format: options.format, limits: options.limits)
         }
-        let decision = FrameDecision.decide(for: decoded.scene, options: options.frame)
+        let (facts, estimate) = timings.time(.estimateUp) { inferredFacts(decoded.scene, options: options) }
+        let decision = FrameDecision.decide(facts, options: options.frame)
         timings.time(.convertFrame) { decision.apply(to: decoded.scene, threads: options.threads) }
-        return LoadedScene(decoded: decoded, decision: decision)
+        return LoadedScene(decoded: decoded, decision: decision, upEstimate: estimate)
+    }
+
+    /// The decoded scene's frame facts with what is inferred about up: the training cameras' up
+    /// and the estimate from the splats (both in the stored frame, before any conversion).
+    public static func inferredFacts(_ scene: SplatScene, options: LoadOptions) -> (FrameFacts, UpEstimate) {
+        let hints = UpHints(scene: scene, cameras: options.cameras)
+        let estimate = UpEstimator.estimate(scene, hints: hints, threads: options.threads)
+        var facts = scene.frameFacts
+        facts.estimatedUp = FrameFacts.EstimatedUp(axis: estimate.axis, confidence: estimate.confidence,
+                                                   threshold: UpEstimator.confidenceThreshold)
+        if !hints.cameraUps.isEmpty {
+            facts.trainingUp = SignedAxis.nearest(to: hints.cameraUps.reduce(SIMD3<Double>.zero, +))
+        }
+        return (facts, estimate)
     }
 
     /// `load` without the timings.

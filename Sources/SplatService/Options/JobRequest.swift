@@ -11,7 +11,9 @@ extension ParsedCommand {
                                   maxShDegree: integer(.maxShDegree), strict: flag(.strict))
         limits.maxInputBytes = integer(.maxInputBytes)
         return LoadOptions(format: format(.format), limits: limits,
-                           frame: FrameOptions(sourceFrame: frame(.sourceFrame), flip: flag(.flip)),
+                           frame: FrameOptions(sourceFrame: frame(.sourceFrame),
+                                               up: choice(.up).flatMap(FrameOptions.UpPolicy.init(name:)) ?? FrameOptions.defaultUpPolicy,
+                                               flip: flag(.flip)),
                            threads: integer(.threads))
     }
 

@@ -47,6 +47,9 @@ public enum OptionName: String, CaseIterable, Sendable {
     case memoryBudget = "memory-budget"
     case skipExisting = "skip-existing"
     case quality
+    case up
+    case cameras
+    case keepFrame = "keep-frame"
     case outFormat = "out-format"
     case imageFormat = "image-format"
 }
