@@ -14,7 +14,7 @@ public enum SplatFile {
             return try SOGDecoder.readHeader(.directory(metaPath: meta), limits: limits)
         }
         let input = try InputBytes(path: path)
-        return try readHeader(input, format: format, limits: limits)
+        return try readHeader(input, format: format, limits: limits, folder: folder(of: path))
     }
 
     /// Decodes the whole scene at `path` (see `readHeader(path:)` for the accepted paths).
@@ -24,12 +24,25 @@ public enum SplatFile {
             return try finish(SOGDecoder.decode(.directory(metaPath: meta), limits: limits), limits: limits, name: path)
         }
         let input = try InputBytes(path: path)
-        return try decode(input, format: format, limits: limits)
+        return try decode(input, format: format, limits: limits, folder: folder(of: path))
     }
 
-    /// Reads the header of bytes already in memory.
+    /// Reads the header of bytes already in memory. A glTF among them cannot name buffers in
+    /// files beside it (there is no folder to look in): such a URI is `bad_meta`.
     public static func readHeader(_ input: InputBytes, format: SplatFormat? = nil,
                                   limits: DecodeLimits = DecodeLimits()) throws(SplatError) -> SceneHeader {
+        try readHeader(input, format: format, limits: limits, folder: nil)
+    }
+
+    /// Decodes bytes already in memory (see `readHeader(_:)` about glTF buffer files).
+    public static func decode(_ input: InputBytes, format: SplatFormat? = nil,
+                              limits: DecodeLimits = DecodeLimits()) throws(SplatError) -> DecodedScene {
+        try decode(input, format: format, limits: limits, folder: nil)
+    }
+
+    /// `folder`: where a glTF's relative buffer URIs resolve, nil for bytes without a file.
+    private static func readHeader(_ input: InputBytes, format: SplatFormat?, limits: DecodeLimits,
+                                   folder: String?) throws(SplatError) -> SceneHeader {
         let (fmt, warnings) = try detect(input, format: format)
         let bytes = input.bytes, file = input.name
         var header: SceneHeader
@@ -39,14 +52,15 @@ public enum SplatFile {
         case .compressedPLY: header = try CompressedPLYDecoder.readHeader(bytes, file: file, limits: limits)
         case .splat: header = try DotSplatDecoder.readHeader(bytes, file: file, limits: limits)
         case .sog: header = try SOGDecoder.readHeader(.bundle(bytes, name: file), limits: limits)
+        case .gltf: header = try GLTFDecoder.readHeader(bytes, file: file, folder: folder, limits: limits)
+        case .ksplat: header = try KSplatDecoder.readHeader(bytes, file: file, limits: limits)
         }
         header.warnings = warnings + header.warnings
         return header
     }
 
-    /// Decodes bytes already in memory.
-    public static func decode(_ input: InputBytes, format: SplatFormat? = nil,
-                              limits: DecodeLimits = DecodeLimits()) throws(SplatError) -> DecodedScene {
+    private static func decode(_ input: InputBytes, format: SplatFormat?, limits: DecodeLimits,
+                               folder: String?) throws(SplatError) -> DecodedScene {
         let (fmt, warnings) = try detect(input, format: format)
         let bytes = input.bytes, file = input.name
         var decoded: DecodedScene
@@ -56,6 +70,8 @@ public enum SplatFile {
         case .compressedPLY: decoded = try CompressedPLYDecoder.decode(bytes, file: file, limits: limits)
         case .splat: decoded = try DotSplatDecoder.decode(bytes, file: file, limits: limits)
         case .sog: decoded = try SOGDecoder.decode(.bundle(bytes, name: file), limits: limits)
+        case .gltf: decoded = try GLTFDecoder.decode(bytes, file: file, folder: folder, limits: limits)
+        case .ksplat: decoded = try KSplatDecoder.decode(bytes, file: file, limits: limits)
         }
         if !warnings.isEmpty {
             decoded.scene.warnings = warnings + decoded.scene.warnings
@@ -76,6 +92,13 @@ public enum SplatFile {
         let prefix = UnsafeRawBufferPointer(rebasing: input.bytes[0..<min(input.bytes.count, 4096)])
         let r = try FormatSniffer.detect(prefix: prefix, name: input.name)
         return (r.format, r.warnings)
+    }
+
+    /// The folder a file's relative references resolve against ("." for a bare name).
+    private static func folder(of path: String) -> String? {
+        guard path != "-" else { return nil }
+        let folder = (path as NSString).deletingLastPathComponent
+        return folder.isEmpty ? "." : folder
     }
 
     /// The `meta.json` path when `path` names an unbundled SOG (the file itself or its folder).
