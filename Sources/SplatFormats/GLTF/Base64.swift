@@ -2,11 +2,29 @@
 /// ignored; inside, only the 64 letters, then at most two `=`, with a length that is a multiple
 /// of four. Anything else is invalid (no silent skipping of stray characters).
 enum Base64 {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    /// The padded encoding of `bytes`.
+    static func encode(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        var out = [UInt8](repeating: UInt8(ascii: "="), count: (bytes.count + 2) / 3 * 4)
+        var o = 0, i = 0
+        while i < bytes.count {
+            let n = min(3, bytes.count - i)
+            var quad = UInt32(bytes[i]) << 16
+            if n > 1 { quad |= UInt32(bytes[i + 1]) << 8 }
+            if n > 2 { quad |= UInt32(bytes[i + 2]) }
+            for k in 0...n { out[o + k] = alphabet[Int((quad >> (18 - 6 * UInt32(k))) & 0x3F)] }
+            o += 4
+            i += 3
+        }
+        return out
+    }
+
     private static let invalid: UInt8 = 0xFF
 
     private static let table: [UInt8] = {
         var t = [UInt8](repeating: invalid, count: 256)
-        for (i, c) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() { t[Int(c)] = UInt8(i) }
+        for (i, c) in alphabet.enumerated() { t[Int(c)] = UInt8(i) }
         return t
     }()
 

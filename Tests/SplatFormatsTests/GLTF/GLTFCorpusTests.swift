@@ -13,19 +13,6 @@ import TestSupport
                         "gltf/cesium-synthetic-early-draft.gltf", "gltf/flywave-aerial-tile1_2.glb",
                         "ksplat/splat-transform-minimal.ksplat"]
 
-    /// Runs splat_ref.py on the whole file and keeps the splats at `SplatRefSampler.sampleIndices`.
-    private static let script = """
-        import sys, json
-        sys.path.insert(0, sys.argv[1])
-        import splat_ref
-        r = splat_ref.detect_and_decode(sys.argv[2], limit=None)
-        n = len(r["splats"])
-        keep = sorted(set(list(range(min(n, 20))) + list(range(0, n, max(1, n // 40))) + list(range(max(0, n - 20), n))))
-        r["indices"] = keep
-        r["splats"] = [r["splats"][i] for i in keep]
-        print(json.dumps(splat_ref._clean(r)))
-        """
-
     @Test func everyCorpusFileIsListed() throws {
         let onDisk = try ["gltf", "ksplat"].flatMap { folder in
             try FileManager.default.contentsOfDirectory(atPath: Fixtures.corpus.appendingPathComponent(folder).path).map { "\(folder)/\($0)" }
@@ -36,16 +23,7 @@ import TestSupport
     @Test(.enabled(if: SplatRefSampler.available), arguments: files)
     func corpusFileMatchesSplatRef(_ relative: String) throws {
         let path = Fixtures.corpusFile(relative)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: SplatRefSampler.python!)
-        process.arguments = ["-c", Self.script, Fixtures.vectors.path, path]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let entry = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let entry = try GLTFExpectations.splatRef(path)
         let decoded = try SplatFile.decode(path: path)
         #expect(decoded.header.count == entry["num_points"] as? Int)
         #expect(decoded.scene.shDegree == entry["sh_degree"] as? Int)

@@ -31,6 +31,25 @@ enum GLTFExpectations {
         return out
     }
 
+    /// Runs splat_ref.py on a whole file and keeps the splats at `SplatRefSampler.sampleIndices`
+    /// (their indices in `indices`), so large files stay cheap to compare.
+    private static let script = """
+        import sys, json
+        sys.path.insert(0, sys.argv[1])
+        import splat_ref
+        r = splat_ref.detect_and_decode(sys.argv[2], limit=None)
+        n = len(r["splats"])
+        keep = sorted(set(list(range(min(n, 20))) + list(range(0, n, max(1, n // 40))) + list(range(max(0, n - 20), n))))
+        r["indices"] = keep
+        r["splats"] = [r["splats"][i] for i in keep]
+        print(json.dumps(splat_ref._clean(r)))
+        """
+
+    /// splat_ref.py's decode of `path`, sampled.
+    static func splatRef(_ path: String) throws -> [String: Any] {
+        try SplatRefSampler.run(path, script: script)
+    }
+
     static func close(_ got: Double, _ want: Double, tolerance: Double = 1e-6) -> Bool {
         if got.isInfinite || want.isInfinite { return got == want }
         return abs(got - want) <= tolerance * max(1, abs(want))
