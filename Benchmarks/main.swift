@@ -7,6 +7,7 @@ let commands = [
     "    every suite with its baselines and targets (see Benchmarks/README.md; `run --help`)",
     "make-stress-scene OUTDIR [--count N] [--seed S]   write stress.ply / stress.v3.spz / stress.v4.spz",
     "spz-decode FILE [--repeat N] [--only ours|raw|file]   SPZ decode time against bare zstd / libdeflate",
+    "gltf-decode SCENE [--repeat N] [--keep DIR]   SCENE as .glb (plain, SPZ) against memcpy / the SPZ payload decode",
     "decode-peak FILE   decode once and print byte counts and peak RSS as JSON (run as a child by `run`)",
 ]
 switch arguments.first {
@@ -18,6 +19,8 @@ case "make-stress-scene":
     exit(StressSceneGenerator.run(Array(arguments.dropFirst())))
 case "spz-decode":
     exit(SPZDecodeBenchmark.run(Array(arguments.dropFirst())))
+case "gltf-decode":
+    exit(GLTFDecodeBenchmark.run(Array(arguments.dropFirst())))
 case "decode-peak":
     exit(MemorySuite.decodeOnce(Array(arguments.dropFirst())))
 default:

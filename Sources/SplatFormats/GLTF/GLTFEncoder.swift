@@ -62,6 +62,8 @@ public enum GLTFEncoder {
         /// What was not written as it was: dropped splats, SH above degree 3, an antialiased
         /// model in the plain form, coarser SPZ positions.
         public var warnings: [String]
+        /// Where the SPZ payload (an SPZ file of its own) lies in `bytes`: GLB with `.spz` only.
+        public var payload: Range<Int>?
     }
 
     /// Encodes `scene` (values in LUF). Throws `empty` when no splat can be written and
@@ -100,7 +102,12 @@ public enum GLTFEncoder {
             throw SplatError(.invalidArgument, "the glTF JSON could not be serialized")
         }
         let bytes = options.container == .glb ? glb(json: Array(json), bin: bin) : Array(json)
-        return Output(bytes: bytes, count: selection.count, warnings: warnings)
+        var payload: Range<Int>?
+        if options.container == .glb, options.compression == .spz {
+            let start = 12 + 8 + ((json.count + 3) & ~3) + 8
+            payload = start..<(start + bin.count)
+        }
+        return Output(bytes: bytes, count: selection.count, warnings: warnings, payload: payload)
     }
 
     /// The SPZ payload (gzip v3, raw values, no coordinate-system record: 13.3, 15.3) of the kept splats.

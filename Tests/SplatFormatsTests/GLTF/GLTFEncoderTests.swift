@@ -67,6 +67,7 @@ import TestSupport
         let payload = try out.bytes.withUnsafeBytes { try GLBPayload.spzBytes($0) }
         let direct = try payload.withUnsafeBytes { try SPZDecoder.decode($0, file: nil, limits: DecodeLimits()).scene }
         #expect(direct.declaredFrame == nil && Array(direct.x) == Array(back.scene.x))
+        #expect(out.payload.map { Array(out.bytes[$0]) } == payload)
     }
 
     @Test func gltfContainerCarriesADataURI() throws {
