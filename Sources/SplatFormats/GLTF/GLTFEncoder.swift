@@ -38,7 +38,8 @@ public enum GLTFEncoder {
         public var colorSpace: ColorSpace
         /// `asset.generator`.
         public var generator: String
-        /// Write the optional COLOR_0 (u8 RGBA) for viewers without the extension.
+        /// Write the optional COLOR_0 (u8 RGBA) for viewers without the extension (left out, with
+        /// a warning, when it would take the buffer past `DecodeLimits.serviceCeilingBytes`).
         public var writesColor: Bool
         /// SPZ position fractional bits; nil picks 12 or fewer so the scene fits the 24-bit range.
         public var spzFractionalBits: Int?
@@ -85,28 +86,47 @@ public enum GLTFEncoder {
         }
         var layout = GLTFWriteLayout(count: selection.count, degree: degree, minimum: selection.minimum, maximum: selection.maximum,
                                      colorSpace: options.colorSpace, writesColor: options.writesColor)
-        let bin: [UInt8]
+        // Readers bound each buffer by the decoded-size ceiling (16.1); COLOR_0 makes the plain
+        // buffer 4 bytes per splat larger than the model, so near the ceiling it is left out to
+        // keep the file readable under default limits.
+        if options.compression == .none, options.writesColor, layout.bufferBytes > DecodeLimits.serviceCeilingBytes {
+            layout = GLTFWriteLayout(count: selection.count, degree: degree, minimum: selection.minimum, maximum: selection.maximum,
+                                     colorSpace: options.colorSpace, writesColor: false)
+            warnings.append("COLOR_0 not written: with it the buffer would exceed the \(DecodeLimits.serviceCeilingBytes)-byte decode limit")
+        }
+        var payloadBytes: [UInt8]?
         switch options.compression {
         case .none:
             if scene.model == .antialiased {
                 warnings.append("the antialiased (mip-splatting) model has no place in plain KHR_gaussian_splatting; written as default")
             }
-            bin = layout.plainBuffer(scene, selection, threads: threads)
         case .spz:
-            bin = try spzPayload(scene, selection, degree: degree, fractionalBits: options.spzFractionalBits, warnings: &warnings)
-            layout.payloadBytes = bin.count
+            payloadBytes = try spzPayload(scene, selection, degree: degree, fractionalBits: options.spzFractionalBits, warnings: &warnings)
+            layout.payloadBytes = payloadBytes!.count
         }
-        let document = layout.document(generator: options.generator, dataURI: options.container == .gltf ? bin : nil)
+        let binCount = payloadBytes?.count ?? layout.bufferBytes
+        // The plain buffer is written straight into the file's bytes (it can be most of a gigabyte).
+        func fillBIN(_ out: UnsafeMutableRawPointer) {
+            if let payloadBytes {
+                payloadBytes.withUnsafeBytes { out.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            } else {
+                layout.fillPlain(scene, selection, into: out, threads: threads)
+            }
+        }
+        var dataURI: [UInt8]?
+        if options.container == .gltf {
+            var bin = [UInt8](repeating: 0, count: binCount)
+            bin.withUnsafeMutableBytes { fillBIN($0.baseAddress!) }
+            dataURI = bin
+        }
+        let document = layout.document(generator: options.generator, dataURI: dataURI)
         // Sorted keys: the same scene gives the same bytes on every run.
         guard let json = try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes]) else {
             throw SplatError(.invalidArgument, "the glTF JSON could not be serialized")
         }
-        let bytes = options.container == .glb ? glb(json: Array(json), bin: bin) : Array(json)
-        var payload: Range<Int>?
-        if options.container == .glb, options.compression == .spz {
-            let start = 12 + 8 + ((json.count + 3) & ~3) + 8
-            payload = start..<(start + bin.count)
-        }
+        guard options.container == .glb else { return Output(bytes: Array(json), count: selection.count, warnings: warnings, payload: nil) }
+        let (bytes, binStart) = glb(json: Array(json), binCount: binCount, fill: fillBIN)
+        let payload = payloadBytes.map { binStart..<(binStart + $0.count) }
         return Output(bytes: bytes, count: selection.count, warnings: warnings, payload: payload)
     }
 
@@ -138,20 +158,22 @@ public enum GLTFEncoder {
         return try SPZEncoder.encode(source, options: SPZEncoder.Options(version: 3, fractionalBits: bits))
     }
 
-    /// Header, JSON chunk padded with spaces, BIN chunk padded with zeros (15.1 "GLB").
-    private static func glb(json: [UInt8], bin: [UInt8]) -> [UInt8] {
+    /// Header, JSON chunk padded with spaces, BIN chunk padded with zeros (15.1 "GLB"); `fill`
+    /// writes the BIN contents in place. Returns the file and where the BIN contents start.
+    private static func glb(json: [UInt8], binCount: Int, fill: (UnsafeMutableRawPointer) -> Void) -> ([UInt8], Int) {
         func padded(_ n: Int) -> Int { (n + 3) & ~3 }
-        let total = 12 + 8 + padded(json.count) + 8 + padded(bin.count)
-        var out: [UInt8] = []
-        out.reserveCapacity(total)
-        func u32(_ v: Int) { withUnsafeBytes(of: UInt32(v).littleEndian) { out.append(contentsOf: $0) } }
-        u32(Int(GLBContainer.magic)); u32(2); u32(total)
-        u32(padded(json.count)); u32(Int(GLBContainer.jsonChunk))
-        out += json
-        out += [UInt8](repeating: 0x20, count: padded(json.count) - json.count)
-        u32(padded(bin.count)); u32(Int(GLBContainer.binChunk))
-        out += bin
-        out += [UInt8](repeating: 0, count: padded(bin.count) - bin.count)
-        return out
+        let binStart = 12 + 8 + padded(json.count) + 8
+        let total = binStart + padded(binCount)
+        var out = [UInt8](repeating: 0, count: total)
+        out.withUnsafeMutableBytes { raw in
+            func u32(_ v: Int, at offset: Int) { raw.storeBytes(of: UInt32(v).littleEndian, toByteOffset: offset, as: UInt32.self) }
+            u32(Int(GLBContainer.magic), at: 0); u32(2, at: 4); u32(total, at: 8)
+            u32(padded(json.count), at: 12); u32(Int(GLBContainer.jsonChunk), at: 16)
+            json.withUnsafeBytes { raw.baseAddress!.advanced(by: 20).copyMemory(from: $0.baseAddress!, byteCount: json.count) }
+            for i in (20 + json.count)..<(binStart - 8) { raw[i] = 0x20 }
+            u32(padded(binCount), at: binStart - 8); u32(Int(GLBContainer.binChunk), at: binStart - 4)
+            fill(raw.baseAddress!.advanced(by: binStart))
+        }
+        return (out, binStart)
     }
 }

@@ -70,16 +70,17 @@ struct GLTFWriteLayout {
         return out
     }
 
-    /// The plain BIN buffer: each attribute's values for the kept splats, in output order.
-    func plainBuffer(_ scene: SplatScene, _ selection: GLTFSplatSelection, threads: Int?) -> [UInt8] {
+    /// Bytes of the plain BIN buffer.
+    var bufferBytes: Int { attributes.reduce(0) { $0 + $1.elementSize * count } }
+
+    /// Writes the plain BIN buffer (`bufferBytes` at `base`): each attribute's values for the
+    /// kept splats, in output order.
+    func fillPlain(_ scene: SplatScene, _ selection: GLTFSplatSelection, into base: UnsafeMutableRawPointer, threads: Int?) {
         let offsets = self.offsets
-        let total = attributes.reduce(0) { $0 + $1.elementSize * count }
-        var bin = [UInt8](repeating: 0, count: total)
         let dim = scene.shCoefficientsPerChannel
         let c0 = Float(SphericalHarmonics.c0)
         let decodesSRGB = colorSpace == .srgbRec709Display
-        bin.withUnsafeMutableBytes { raw in
-            let base = raw.baseAddress!
+        do {
             Parallel.forEach(iterations: selection.kept.count, threads: threads) { chunk in
                 let indices = selection.kept[chunk], first = selection.starts[chunk]
                 for (a, attribute) in attributes.enumerated() {
@@ -126,7 +127,6 @@ struct GLTFWriteLayout {
                 }
             }
         }
-        return bin
     }
 
     /// The README note's COLOR_0 from the base colour `c`: clamped, then linear values, so
@@ -166,7 +166,7 @@ struct GLTFWriteLayout {
             gs["extensions"] = [spzName: ["bufferView": 0]]
             byteLength = payloadBytes
         } else {
-            byteLength = attributes.reduce(0) { $0 + $1.elementSize * count }
+            byteLength = bufferBytes
         }
         var names: [String: Int] = [:]
         for (a, attribute) in attributes.enumerated() { names[attribute.name] = a }
