@@ -12,26 +12,45 @@ struct FloatLane: @unchecked Sendable {
 /// of the core ("Animations": `max(c / 127, −1)`, `c / 255`, `max(c / 32767, −1)`, `c / 65535`;
 /// integers that are not normalized are read as their value). Little-endian throughout.
 enum GLTFAccessorReader {
-    /// Elements per parallel chunk; fixed, so results do not depend on the thread count.
-    static let chunkSize = 1 << 16
+    /// One accessor to read: its lanes and where its first dense element is (nil: no view, the
+    /// core's zeros before any sparse substitution).
+    struct Job: @unchecked Sendable {
+        var accessor: GLTFAccessor
+        var lanes: [FloatLane?]
+        var start: UnsafeRawPointer?
+    }
 
-    /// Reads every element of `accessor`; a nil lane skips that component. Sparse indices that
-    /// are not strictly increasing below `count` are `bad_meta`.
-    static func read(_ accessor: GLTFAccessor, into lanes: [FloatLane?], buffers: GLTFBuffers,
-                     fields: GLTFFields, threads: Int? = nil) throws(SplatError) {
+    /// Elements per parallel chunk: all of a primitive's accessors are read chunk by chunk, so
+    /// the chunk's splats (SH included: 4096 × 180 bytes at degree 3) stay in cache while every
+    /// attribute is written into them. Fixed, so results do not depend on the thread count.
+    static let chunkSize = 4096
+
+    /// Resolves the accessor's buffer (loading it on first use); a nil lane skips a component.
+    static func job(_ accessor: GLTFAccessor, into lanes: [FloatLane?], buffers: GLTFBuffers) throws(SplatError) -> Job {
         precondition(lanes.count == accessor.components, "one lane per component")
-        let n = accessor.count
-        if let view = accessor.view {
-            let buffer = try buffers.bytes(view.buffer)
-            let start = buffer.baseAddress! + view.offset + accessor.byteOffset
-            Parallel.forEachChunk(count: n, chunkSize: chunkSize, threads: threads) { _, range in
-                gather(accessor, from: start, range: range, into: lanes)
-            }
-        } else {
-            for lane in lanes.compactMap({ $0 }) {
-                for i in 0..<n { lane.base[i * lane.stride] = 0 }
+        guard let view = accessor.view else { return Job(accessor: accessor, lanes: lanes, start: nil) }
+        let buffer = try buffers.bytes(view.buffer)
+        return Job(accessor: accessor, lanes: lanes, start: UnsafeRawPointer(buffer.baseAddress! + view.offset + accessor.byteOffset))
+    }
+
+    /// Reads elements `range` of every job, then each job's sparse substitutions (after all
+    /// dense data, as the core orders them). Sparse indices that are not strictly increasing
+    /// below `count` are `bad_meta`.
+    static func read(_ jobs: [Job], count: Int, buffers: GLTFBuffers, fields: GLTFFields, threads: Int?) throws(SplatError) {
+        Parallel.forEachChunk(count: count, chunkSize: chunkSize, threads: threads) { _, range in
+            for job in jobs {
+                if let start = job.start {
+                    gather(job.accessor, from: start, range: range, into: job.lanes)
+                } else {
+                    for lane in job.lanes.compactMap({ $0 }) { for i in range { lane.base[i * lane.stride] = 0 } }
+                }
             }
         }
+        for job in jobs { try substitute(job, buffers: buffers, fields: fields) }
+    }
+
+    private static func substitute(_ job: Job, buffers: GLTFBuffers, fields: GLTFFields) throws(SplatError) {
+        let accessor = job.accessor, n = accessor.count
         guard let sparse = accessor.sparse else { return }
         let indexBuffer = try buffers.bytes(sparse.indices.buffer)
         let valueBuffer = try buffers.bytes(sparse.values.buffer)
@@ -50,7 +69,7 @@ enum GLTFAccessorReader {
             }
             previous = target
             let element = values + j * accessor.elementSize
-            for (c, lane) in lanes.enumerated() {
+            for (c, lane) in job.lanes.enumerated() {
                 guard let lane else { continue }
                 lane.base[target * lane.stride] = component(accessor, element + c * accessor.componentType.size)
             }
@@ -79,33 +98,34 @@ enum GLTFAccessorReader {
     }
 
     /// Dense elements `range`, one component at a time so each inner loop is a plain strided
-    /// load-convert-store the compiler can unroll.
+    /// load-convert-store; the offsets were bounds-checked when the accessor was validated, so the
+    /// loops step pointers instead of multiplying checked indices.
     private static func gather(_ accessor: GLTFAccessor, from start: UnsafeRawPointer, range: Range<Int>, into lanes: [FloatLane?]) {
         let stride = accessor.stride, size = accessor.componentType.size
         for (c, lane) in lanes.enumerated() {
             guard let lane else { continue }
-            let src = start + c * size
-            let dst = lane.base, step = lane.stride
+            let src = start + range.lowerBound &* stride + c * size
+            let dst = lane.base + range.lowerBound &* lane.stride
+            let norm = accessor.normalized, n = range.count, step = lane.stride
             switch accessor.componentType {
-            case .float:
-                for i in range { dst[i * step] = Float(bitPattern: UInt32(littleEndian: src.loadUnaligned(fromByteOffset: i * stride, as: UInt32.self))) }
-            case .byte: loop(Int8.self, src, stride, range, dst, step, accessor.normalized)
-            case .unsignedByte: loop(UInt8.self, src, stride, range, dst, step, accessor.normalized)
-            case .short: loop(Int16.self, src, stride, range, dst, step, accessor.normalized)
-            case .unsignedShort: loop(UInt16.self, src, stride, range, dst, step, accessor.normalized)
-            case .unsignedInt:
-                for i in range { dst[i * step] = Float(UInt32(littleEndian: src.loadUnaligned(fromByteOffset: i * stride, as: UInt32.self))) }
+            case .float: loop(UInt32.self, src, stride, n, dst, step) { Float(bitPattern: $0) }
+            case .byte: loop(UInt8.self, src, stride, n, dst, step) { convert(Int8(bitPattern: $0), normalized: norm) }
+            case .unsignedByte: loop(UInt8.self, src, stride, n, dst, step) { convert($0, normalized: norm) }
+            case .short: loop(UInt16.self, src, stride, n, dst, step) { convert(Int16(bitPattern: $0), normalized: norm) }
+            case .unsignedShort: loop(UInt16.self, src, stride, n, dst, step) { convert($0, normalized: norm) }
+            case .unsignedInt: loop(UInt32.self, src, stride, n, dst, step) { Float($0) }
             }
         }
     }
 
     @inline(__always)
-    private static func loop<T: FixedWidthInteger>(_: T.Type, _ src: UnsafeRawPointer, _ stride: Int, _ range: Range<Int>,
-                                                   _ dst: UnsafeMutablePointer<Float>, _ step: Int, _ normalized: Bool) {
-        if normalized {
-            for i in range { dst[i * step] = convert(T(littleEndian: src.loadUnaligned(fromByteOffset: i * stride, as: T.self)), normalized: true) }
-        } else {
-            for i in range { dst[i * step] = Float(T(littleEndian: src.loadUnaligned(fromByteOffset: i * stride, as: T.self))) }
+    private static func loop<T: FixedWidthInteger>(_: T.Type, _ src: UnsafeRawPointer, _ stride: Int, _ count: Int,
+                                                   _ dst: UnsafeMutablePointer<Float>, _ step: Int, _ value: (T) -> Float) {
+        var s = src, d = dst
+        for _ in 0..<count {
+            d.pointee = value(T(littleEndian: s.loadUnaligned(as: T.self)))
+            s += stride
+            d += step
         }
     }
 }

@@ -23,19 +23,18 @@ struct GLTFPrimitiveReader {
               scaleOption: ScaleEncoding, warnings: inout [String]) throws(SplatError) -> (encoding: String, reason: String) {
         func lane(_ c: SplatScene.Column) -> FloatLane { FloatLane(base: scene.columnBase(c) + start, stride: 1) }
         let n = primitive.count
-        try GLTFAccessorReader.read(a.position, into: [lane(.x), lane(.y), lane(.z)], buffers: buffers, fields: fields, threads: threads)
-        try GLTFAccessorReader.read(a.rotation, into: [lane(.rotX), lane(.rotY), lane(.rotZ), lane(.rotW)], buffers: buffers, fields: fields, threads: threads)
-        try GLTFAccessorReader.read(a.scale, into: [lane(.logScaleX), lane(.logScaleY), lane(.logScaleZ)], buffers: buffers, fields: fields, threads: threads)
-        if let opacity = a.opacity {
-            try GLTFAccessorReader.read(opacity, into: [lane(.alpha)], buffers: buffers, fields: fields, threads: threads)
-        }
-        if let sh0 = a.sh0 {
-            try GLTFAccessorReader.read(sh0, into: [lane(.dcR), lane(.dcG), lane(.dcB)], buffers: buffers, fields: fields, threads: threads)
-        }
+        var jobs = [
+            try GLTFAccessorReader.job(a.position, into: [lane(.x), lane(.y), lane(.z)], buffers: buffers),
+            // glTF's (x, y, z, w) lands in the model's (w, x, y, z) columns.
+            try GLTFAccessorReader.job(a.rotation, into: [lane(.rotX), lane(.rotY), lane(.rotZ), lane(.rotW)], buffers: buffers),
+            try GLTFAccessorReader.job(a.scale, into: [lane(.logScaleX), lane(.logScaleY), lane(.logScaleZ)], buffers: buffers),
+        ]
+        if let opacity = a.opacity { jobs.append(try GLTFAccessorReader.job(opacity, into: [lane(.alpha)], buffers: buffers)) }
+        if let sh0 = a.sh0 { jobs.append(try GLTFAccessorReader.job(sh0, into: [lane(.dcR), lane(.dcG), lane(.dcB)], buffers: buffers)) }
         if let color = a.color, a.sh0 == nil || a.opacity == nil {
             var lanes: [FloatLane?] = a.sh0 == nil ? [lane(.dcR), lane(.dcG), lane(.dcB)] : [nil, nil, nil]
             if color.components == 4 { lanes.append(a.opacity == nil ? lane(.alpha) : nil) }
-            try GLTFAccessorReader.read(color, into: lanes, buffers: buffers, fields: fields, threads: threads)
+            jobs.append(try GLTFAccessorReader.job(color, into: lanes, buffers: buffers))
             if a.opacity == nil {
                 if color.components == 3 { scene.columnBase(.alpha).advanced(by: start).update(repeating: 1, count: n) }
                 warnings.append("\(primitive.label): opacity taken from COLOR_0" + (color.components == 4 ? " alpha" : " (VEC3: alpha 1)"))
@@ -46,9 +45,9 @@ struct GLTFPrimitiveReader {
         let bands = min(primitive.shDegree, scene.shDegree)
         for k in 0..<SplatScene.shCoefficientCount(degree: bands) {
             let base = scene.sh.baseAddress! + start * per + 3 * k
-            try GLTFAccessorReader.read(a.sh[k], into: (0..<3).map { FloatLane(base: base + $0, stride: per) },
-                                        buffers: buffers, fields: fields, threads: threads)
+            jobs.append(try GLTFAccessorReader.job(a.sh[k], into: (0..<3).map { FloatLane(base: base + $0, stride: per) }, buffers: buffers))
         }
+        try GLTFAccessorReader.read(jobs, count: n, buffers: buffers, fields: fields, threads: threads)
         zeroHigherBands(from: bands, start: start, count: n)
 
         let (encoding, reason) = scaleEncoding(a, start: start, count: n, generator: generator, option: scaleOption)
@@ -108,7 +107,8 @@ struct GLTFPrimitiveReader {
     /// The in-place conversions, in parallel chunks; returns how many opacities were clamped.
     private func convert(start: Int, count: Int, linearScale: Bool, colourFallback: Bool, positionScale: Float?,
                          zeros warnings: inout [String]) -> Int {
-        let chunk = GLTFAccessorReader.chunkSize
+        // Large chunks: this pass touches only the scalar columns, not the SH.
+        let chunk = 1 << 16
         let chunks = (count + chunk - 1) / chunk
         let clamps = UnsafeMutableBufferPointer<Int>.allocate(capacity: max(1, chunks))
         clamps.initialize(repeating: 0)
@@ -116,17 +116,20 @@ struct GLTFPrimitiveReader {
         let tally = QuaternionNormalization.Tally(chunks: chunks)
         let c0 = Float(SphericalHarmonics.c0)
         let s = scene
+        let positions = [SplatScene.Column.x, .y, .z].map { s.columnBase($0) }
+        let scales = [SplatScene.Column.logScaleX, .logScaleY, .logScaleZ].map { s.columnBase($0) }
+        let colours = [SplatScene.Column.dcR, .dcG, .dcB].map { s.columnBase($0) }
         Parallel.forEachChunk(count: count, chunkSize: chunk, threads: threads) { index, local in
             let range = (start + local.lowerBound)..<(start + local.upperBound)
             if let positionScale {
-                for c in [SplatScene.Column.x, .y, .z] { for i in range { s.columnBase(c)[i] *= positionScale } }
+                for p in positions { for i in range { p[i] *= positionScale } }
             }
             if linearScale {
                 // ln 0 = −∞ (a kept zero extent); ln of a negative is NaN, which the filter drops.
-                for c in [SplatScene.Column.logScaleX, .logScaleY, .logScaleZ] { for i in range { s.columnBase(c)[i] = logf(s.columnBase(c)[i]) } }
+                for p in scales { for i in range { p[i] = logf(p[i]) } }
             }
             if colourFallback {
-                for c in [SplatScene.Column.dcR, .dcG, .dcB] { for i in range { s.columnBase(c)[i] = (s.columnBase(c)[i] - 0.5) / c0 } }
+                for p in colours { for i in range { p[i] = (p[i] - 0.5) / c0 } }
             }
             let alpha = s.columnBase(.alpha)
             var clamped = 0
