@@ -18,13 +18,14 @@ public enum SplatFile {
     }
 
     /// Decodes the whole scene at `path` (see `readHeader(path:)` for the accepted paths).
-    public static func decode(path: String, format: SplatFormat? = nil,
-                              limits: DecodeLimits = DecodeLimits()) throws(SplatError) -> DecodedScene {
+    /// `gltf` carries the glTF-only choices (the `--gltf-scale` override).
+    public static func decode(path: String, format: SplatFormat? = nil, limits: DecodeLimits = DecodeLimits(),
+                              gltf: GLTFDecoder.Options = GLTFDecoder.Options()) throws(SplatError) -> DecodedScene {
         if let meta = sogMetaPath(path) {
             return try finish(SOGDecoder.decode(.directory(metaPath: meta), limits: limits), limits: limits, name: path)
         }
         let input = try InputBytes(path: path)
-        return try decode(input, format: format, limits: limits, folder: folder(of: path))
+        return try decode(input, format: format, limits: limits, folder: folder(of: path), gltf: gltf)
     }
 
     /// Reads the header of bytes already in memory. A glTF among them cannot name buffers in
@@ -35,9 +36,9 @@ public enum SplatFile {
     }
 
     /// Decodes bytes already in memory (see `readHeader(_:)` about glTF buffer files).
-    public static func decode(_ input: InputBytes, format: SplatFormat? = nil,
-                              limits: DecodeLimits = DecodeLimits()) throws(SplatError) -> DecodedScene {
-        try decode(input, format: format, limits: limits, folder: nil)
+    public static func decode(_ input: InputBytes, format: SplatFormat? = nil, limits: DecodeLimits = DecodeLimits(),
+                              gltf: GLTFDecoder.Options = GLTFDecoder.Options()) throws(SplatError) -> DecodedScene {
+        try decode(input, format: format, limits: limits, folder: nil, gltf: gltf)
     }
 
     /// `folder`: where a glTF's relative buffer URIs resolve, nil for bytes without a file.
@@ -60,7 +61,7 @@ public enum SplatFile {
     }
 
     private static func decode(_ input: InputBytes, format: SplatFormat?, limits: DecodeLimits,
-                               folder: String?) throws(SplatError) -> DecodedScene {
+                               folder: String?, gltf: GLTFDecoder.Options) throws(SplatError) -> DecodedScene {
         let (fmt, warnings) = try detect(input, format: format)
         let bytes = input.bytes, file = input.name
         var decoded: DecodedScene
@@ -70,7 +71,7 @@ public enum SplatFile {
         case .compressedPLY: decoded = try CompressedPLYDecoder.decode(bytes, file: file, limits: limits)
         case .splat: decoded = try DotSplatDecoder.decode(bytes, file: file, limits: limits)
         case .sog: decoded = try SOGDecoder.decode(.bundle(bytes, name: file), limits: limits)
-        case .gltf: decoded = try GLTFDecoder.decode(bytes, file: file, folder: folder, limits: limits)
+        case .gltf: decoded = try GLTFDecoder.decode(bytes, file: file, folder: folder, limits: limits, options: gltf)
         case .ksplat: decoded = try KSplatDecoder.decode(bytes, file: file, limits: limits)
         }
         if !warnings.isEmpty {

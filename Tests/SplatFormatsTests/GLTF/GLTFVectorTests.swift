@@ -61,10 +61,7 @@ import TestSupport
             }
         }
         if let linear = entry["with_scale_linear"] as? [String: Any] {
-            let input = try InputBytes(path: path)
-            let override = try GLTFDecoder.decode(input.bytes, file: path, folder: nil, limits: DecodeLimits(),
-                                                  options: .init(scaleEncoding: .linear))
-            try NonFiniteFilter.apply(to: override.scene, strict: false)
+            let override = try SplatFile.decode(path: path, gltf: .init(scaleEncoding: .linear))
             let problems = GLTFExpectations.mismatches(override.scene, linear["splats"] as! [[String: Any]])
             #expect(problems.isEmpty, "\(name) linear:\n\(problems.prefix(12).joined(separator: "\n"))")
         }
