@@ -79,15 +79,14 @@ public enum GLTFDecoder {
             warnings += spz.warnings.map { "\(primitive.label): SPZ: \($0)" }
             return spz
         }
-        var scene: SplatScene
+        let scene: SplatScene
         if plan.primitives.count == 1, case .spz(let payload) = plan.primitives[0].source {
             // One SPZ primitive: its decode is the scene, no copy.
             scene = try payloadScene(plan.primitives[0], payload)
             encodings = [nil]
         } else {
             scene = SplatScene(count: plan.count, shDegree: kept)
-            let reader = GLTFPrimitiveReader(scene: scene, buffers: plan.buffers, fields: plan.document.fields,
-                                             limits: limits, threads: options.threads)
+            let reader = GLTFPrimitiveReader(scene: scene, buffers: plan.buffers, fields: plan.document.fields, threads: options.threads)
             for (i, primitive) in plan.primitives.enumerated() {
                 switch primitive.source {
                 case .accessors(let attributes):

@@ -14,7 +14,6 @@ struct GLTFPrimitiveReader {
     let scene: SplatScene
     let buffers: GLTFBuffers
     let fields: GLTFFields
-    let limits: DecodeLimits
     let threads: Int?
 
     /// Reads an uncompressed primitive into splats `start..<start + count`; returns the scale
