@@ -124,7 +124,12 @@ public enum GLTFEncoder {
         guard let json = try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes]) else {
             throw SplatError(.invalidArgument, "the glTF JSON could not be serialized")
         }
-        guard options.container == .glb else { return Output(bytes: Array(json), count: selection.count, warnings: warnings, payload: nil) }
+        guard options.container == .glb else {
+            if json.count > DecodeLimits().maxMetaJsonBytes {
+                warnings.append(".gltf is \(json.count) bytes, over the default \(DecodeLimits().maxMetaJsonBytes)-byte JSON limit of readers (ours included); .glb has no such limit")
+            }
+            return Output(bytes: Array(json), count: selection.count, warnings: warnings, payload: nil)
+        }
         let (bytes, binStart) = glb(json: Array(json), binCount: binCount, fill: fillBIN)
         let payload = payloadBytes.map { binStart..<(binStart + $0.count) }
         return Output(bytes: bytes, count: selection.count, warnings: warnings, payload: payload)
