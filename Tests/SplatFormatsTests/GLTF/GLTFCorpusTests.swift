@@ -80,6 +80,21 @@ import TestSupport
         #expect(spz.conventionalFrame == .rub && scene.conventionalFrame == .luf && scene.declaredFrame == .luf)
     }
 
+    /// Chunk boundaries, not the thread count, decide the work split: one thread and all give the same bytes.
+    @Test func resultsDoNotDependOnTheThreadCount() throws {
+        let written = try GLTFEncoder.encode(try SceneTransform.flatten(try SplatFile.decode(path: Fixtures.corpusFile("gltf/flywave-aerial-tile1_2.glb")).scene))
+        let input = written.bytes.withUnsafeBytes { InputBytes(copying: $0, name: "tile.glb") }
+        let one = try SplatFile.decode(input, gltf: .init(threads: 1)).scene
+        let all = try SplatFile.decode(input, gltf: .init(threads: 8)).scene
+        for c in SplatScene.Column.allCases { #expect(Array(one.column(c)) == Array(all.column(c))) }
+        #expect(Array(one.sh) == Array(all.sh))
+        let source = try SplatFile.decode(path: Fixtures.corpusFile("gltf/bevy-khr_conformance_matrix.glb")).scene
+        let flatOne = try SceneTransform.flatten(source, threads: 1)
+        let again = try SplatFile.decode(path: Fixtures.corpusFile("gltf/bevy-khr_conformance_matrix.glb")).scene
+        let flatAll = try SceneTransform.flatten(again, threads: 8)
+        for c in SplatScene.Column.allCases { #expect(Array(flatOne.column(c)) == Array(flatAll.column(c))) }
+    }
+
     @Test func spzPrimitiveHeaderDetails() throws {
         let header = try SplatFile.readHeader(path: Fixtures.corpusFile("gltf/flywave-aerial-tile1_2.glb"))
         #expect(header.details["compression"] == "KHR_gaussian_splatting_compression_spz_2")
