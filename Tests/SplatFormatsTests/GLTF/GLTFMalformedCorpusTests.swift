@@ -10,12 +10,7 @@ import TestSupport
 // SplatError or a valid scene whose values keep the model's promises, and `readHeader` must
 // agree with `decode` whenever both succeed. All under a 64 MiB ceiling.
 
-private let mutationLimits = DecodeLimits(maxDecodedBytes: 64 << 20)
-
-private let documentedKinds: Set<SplatErrorKind> = [
-    .truncated, .badMagic, .unsupportedVersion, .badHeader, .badTOC, .corrupt, .implausibleCount,
-    .tooLarge, .empty, .badSize, .notGaussian, .unsupported, .badMeta, .badTexture, .nonFinite,
-]
+// The ceiling and the documented kinds are the malformed corpus's own (MalformedCorpus/Mutation.swift).
 
 /// Seeds: the vectors and corpus files of these formats up to 64 KiB (the flywave tile is cut to
 /// its first 64 KiB, which keeps its GLB header and JSON).
