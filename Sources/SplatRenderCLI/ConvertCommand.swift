@@ -1,4 +1,5 @@
 import SplatCore
+import SplatFormats
 import SplatService
 
 /// `splatrender convert IN OUT.ply|OUT.spz [--to-frame FRAME] [--spz-version 3|4]`: one
@@ -21,6 +22,12 @@ enum ConvertCommand {
             return context.usage("--keep-frame and --to-frame contradict each other")
         }
         job.keepFrame = parsed.flag(.keepFrame)
+        if let compression = parsed.choice(.gltfCompression).flatMap(GLTFEncoder.Compression.init(rawValue:)) {
+            if parsed.isGiven(.gltfCompression), job.encoding != .glb && job.encoding != .gltf {
+                return context.usage("--gltf-compression applies only to .glb and .gltf output")
+            }
+            job.gltfCompression = compression
+        }
         do throws(SplatError) { job.input = try context.sceneInput(parsed.positionals[0]) } catch { return context.failInput(error) }
         let outcome = job.run()
         var report = outcome.report

@@ -166,4 +166,29 @@ func sceneDifferences(_ a: SplatScene, _ b: SplatScene, tolerance: Float = 1e-6)
         // --keep-frame and --to-frame contradict each other.
         #expect(runCLI(["convert", source, spz, "--keep-frame", "--to-frame", "RDF"]).status == 64)
     }
+
+    @Test func gltfOutputsReadBackAndRenderLikeTheSource() throws {
+        let dir = try Fixtures.temporaryDirectory("cli-convert-gltf")
+        let source = Fixtures.vector("minimal-v4.spz")
+        let plain = dir.appendingPathComponent("s.glb").path, packed = dir.appendingPathComponent("z.glb").path
+        let json = dir.appendingPathComponent("s.gltf").path
+        #expect(runCLI(["convert", source, plain]).status == 0)
+        #expect(runCLI(["convert", source, packed, "--gltf-compression", "spz"]).status == 0)
+        #expect(runCLI(["convert", source, json]).status == 0)
+        #expect(runCLI(["convert", source, dir.appendingPathComponent("x.ply").path, "--gltf-compression", "spz"]).status == 64)
+        let header = try SplatFile.readHeader(path: packed)
+        #expect(header.format == .gltf && header.details["compression"] == "KHR_gaussian_splatting_compression_spz_2")
+        #expect(try SplatFile.readHeader(path: plain).declaredFrame == .luf)
+        // The same camera on the source and each glTF gives the same pixels (frames are declared).
+        let camera = ["--resolution", "24x24", "--camera-pos", "0,0,4", "--camera-target", "0,0,0", "--up", "convention"]
+        let reference = runCLI(["render", source, "--out", "-", "--out-format", "png"] + camera)
+        #expect(reference.status == 0, "\(reference.err.text)")
+        for file in [plain, json] {
+            let run = runCLI(["render", file, "--out", "-", "--out-format", "png"] + camera)
+            #expect(run.status == 0, "\(run.err.text)")
+            #expect(run.out.bytes == reference.out.bytes, "\(file)")
+        }
+        let compressed = runCLI(["render", packed, "--out", "-", "--out-format", "png"] + camera)
+        #expect(compressed.status == 0 && !compressed.out.bytes.isEmpty)
+    }
 }

@@ -24,6 +24,8 @@ public struct ConvertJob: Sendable {
     public var targetFrame: CoordinateSystem?
     /// SPZ container version (3 or 4); only for `.spz` output.
     public var spzVersion: Int?
+    /// `--gltf-compression`: glTF output plain or SPZ-compressed.
+    public var gltfCompression: GLTFEncoder.Compression = .none
     /// `--keep-frame`: write the stored values unchanged.
     public var keepFrame = false
 
@@ -69,7 +71,7 @@ public struct ConvertJob: Sendable {
         let decoded: DecodedScene
         do throws(SplatError) {
             decoded = try report.time(.decode) { () throws(SplatError) in
-                try SceneLoader.decode(input, format: load.format, limits: load.limits)
+                try SceneLoader.decodeFlattened(input, options: load)
             }
         } catch {
             throw JobFailure(error: error, stage: .input)
@@ -101,14 +103,19 @@ public struct ConvertJob: Sendable {
         let dataFrame: CoordinateSystem? = frameKnown ? decision.renderFrame : nil
         // The encoders read the frame to record from the scene.
         scene.declaredFrame = dataFrame
-        if let dataFrame, dataFrame != encoding.conventionalFrame, encoding == .ply {
-            scene.warnings.append("PLY readers assume RDF, but the values are written in \(dataFrame.name)")
+        if let dataFrame, dataFrame != encoding.conventionalFrame, !encoding.recordsFrame {
+            scene.warnings.append("\(encoding.rawValue.uppercased()) readers assume \(encoding.conventionalFrame.name), but the values are written in \(dataFrame.name)")
         }
         report.note(decoded.header.warnings + scene.warnings)
 
         let bytes: [UInt8]
         do throws(SplatError) {
-            bytes = try report.time(.encode) { () throws(SplatError) in try encoding.encode(scene, spzVersion: spzVersion) }
+            let written = try report.time(.encode) { () throws(SplatError) in
+                try encoding.encode(scene, options: SceneEncoding.Options(spzVersion: spzVersion, gltfCompression: gltfCompression),
+                                    threads: load.threads)
+            }
+            bytes = written.bytes
+            report.note(written.warnings)
         } catch {
             throw JobFailure(error: error.inFile(outputPath), stage: .encode)
         }

@@ -27,7 +27,9 @@ public struct InfoJob: Sendable {
         var upEstimate: UpEstimate?
         if decodeBounds {
             do throws(SplatError) {
-                let decoded = try SceneLoader.decode(input, format: header.format, limits: load.limits)
+                var flat = load
+                flat.format = header.format
+                let decoded = try SceneLoader.decodeFlattened(input, options: flat)
                 bounds = SceneBounds(decoded.scene)
                 header = decoded.header
                 for warning in decoded.scene.warnings where !header.warnings.contains(warning) {

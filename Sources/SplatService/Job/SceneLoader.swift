@@ -19,14 +19,25 @@ public enum SceneLoader {
 
     /// The decoded scene, values in the file's own frame. A caller that already read the header
     /// passes its format, so detection is not repeated.
-    public static func decode(_ input: SceneInput, format: SplatFormat? = nil,
-                              limits: DecodeLimits = DecodeLimits()) throws(SplatError) -> DecodedScene {
+    public static func decode(_ input: SceneInput, format: SplatFormat? = nil, limits: DecodeLimits = DecodeLimits(),
+                              gltf: GLTFDecoder.Options = GLTFDecoder.Options()) throws(SplatError) -> DecodedScene {
         try attributed(input, format: format) { () throws(SplatError) in
             switch input {
-            case .path(let path): try SplatFile.decode(path: path, format: format, limits: limits)
-            case .memory(let bytes): try SplatFile.decode(bytes, format: format, limits: limits)
+            case .path(let path): try SplatFile.decode(path: path, format: format, limits: limits, gltf: gltf)
+            case .memory(let bytes): try SplatFile.decode(bytes, format: format, limits: limits, gltf: gltf)
             }
         }
+    }
+
+    /// Decodes and flattens node transforms (glTF instances: positions, covariances and SH moved
+    /// into the scene), so every stage after it sees one plain scene in the stored frame.
+    public static func decodeFlattened(_ input: SceneInput, options: LoadOptions) throws(SplatError) -> DecodedScene {
+        let decoded = try decode(input, format: options.format, limits: options.limits, gltf: options.gltf)
+        guard decoded.scene.nodeInstances != nil else { return decoded }
+        let flat = try attributed(input, format: options.format) { () throws(SplatError) in
+            try SceneTransform.flatten(decoded.scene, limits: options.limits, threads: options.threads)
+        }
+        return DecodedScene(scene: flat, header: decoded.header)
     }
 
     /// Decodes, decides the source frame (`FrameDecision.decide` on the scene's facts) and
@@ -35,7 +46,7 @@ public enum SceneLoader {
     public static func load(_ input: SceneInput, options: LoadOptions = LoadOptions(),
                             timings: inout StageTimings) throws(SplatError) -> LoadedScene {
         let decoded = try timings.time(.decode) { () throws(SplatError) in
-            try decode(input, format: options.format, limits: options.limits)
+            try decodeFlattened(input, options: options)
         }
         let (facts, estimate) = timings.time(.estimateUp) { inferredFacts(decoded.scene, options: options) }
         let decision = FrameDecision.decide(facts, options: options.frame)

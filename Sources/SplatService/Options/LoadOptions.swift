@@ -16,6 +16,8 @@ public struct LoadOptions: Sendable, Equatable {
     /// Training cameras (`--cameras`, in the stored frame): their up outranks the estimate, and
     /// `--view training:K` renders one of them.
     public var cameras: [TrainingCamera] = []
+    /// glTF-only choices (`--gltf-scale`).
+    public var gltf = GLTFDecoder.Options()
 
     public init(format: SplatFormat? = nil, limits: DecodeLimits = DecodeLimits(), frame: FrameOptions = FrameOptions(),
                 threads: Int? = nil) {

@@ -50,6 +50,8 @@ public enum OptionName: String, CaseIterable, Sendable {
     case up
     case cameras
     case keepFrame = "keep-frame"
+    case gltfCompression = "gltf-compression"
+    case gltfScale = "gltf-scale"
     case outFormat = "out-format"
     case imageFormat = "image-format"
 }

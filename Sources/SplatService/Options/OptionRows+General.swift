@@ -11,7 +11,7 @@ extension OptionTable {
         OptionSpec(.version, .flag, for: all, "print the version and exit"),
         // Shared by every command that decodes a scene.
         OptionSpec(.format, .format, for: decoding,
-                   "read the input as FORMAT (spz, ply, compressed_ply, sog, splat) instead of detecting it; needed for .splat on standard input"),
+                   "read the input as FORMAT (spz, ply, compressed_ply, sog, splat, gltf, ksplat) instead of detecting it; needed for .splat and .ksplat on standard input"),
         OptionSpec(.maxDecodedBytes, .byteCount, default: String(DecodeLimits.serviceCeilingBytes), for: decoding,
                    "refuse to decode a scene whose decoded floats (or any inflated intermediate) would exceed BYTES; suffixes K, M, G (binary) accepted",
                    variants: [.thumbnails: OptionVariant(.byteCount, default: String(DecodeLimits.serviceCeilingBytes),
@@ -25,6 +25,8 @@ extension OptionTable {
                    "which stored axis is up when the file declares no frame: auto (training cameras, else a confident estimate from the splats — ground, surface normals, extents — else the format's convention), convention, or an axis (+y, -z, …; overrides a declared frame too); only proper rotations, never a mirror"),
         OptionSpec(.cameras, .text, placeholder: "cameras.json", for: [.render, .turntable, .convert, .info],
                    "the training cameras (INRIA 3DGS cameras.json, stored frame): their up outranks the estimate; render --view training:K shows one"),
+        OptionSpec(.gltfScale, .choice(["auto", "linear", "log"]), default: "auto", for: decoding,
+                   "how a glTF's SCALE accessor is read: auto (the extension's rule, log for early drafts that say so), linear or log"),
         OptionSpec(.flip, .flag, for: decoding,
                    "add a half turn about X after the frame conversion (fixes scenes that come out upside down)"),
         OptionSpec(.strict, .flag, for: decoding,
