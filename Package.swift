@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "SplatServe", dependencies: ["SplatService", "SplatCore", "CMicroHTTPD"]),
         // The Redis Streams worker face: consumer groups, leases, dead letters over hiredis.
         .target(name: "SplatFleet", dependencies: ["SplatService", "SplatCore", "CHiredis"]),
-        .target(name: "SplatRenderCLI", dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatService"]),
+        .target(name: "SplatRenderCLI", dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatService", "SplatServe", "SplatFleet"]),
         .executableTarget(name: "splatrender", dependencies: ["SplatRenderCLI"]),
         .executableTarget(name: "Benchmarks",
                           dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatRender", "CZstd", "CDeflate", "CWebP", "CPNG", "CTurboJPEG",
