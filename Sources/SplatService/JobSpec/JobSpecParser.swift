@@ -161,7 +161,7 @@ public enum JobSpecParser {
             throw bad("\(place): \"\(key)\" applies to the whole job (its scene is read once); put it in \"options\"", field: key)
         }
         guard outputNames(of: kind).contains(name), let spec = row(name) else {
-            throw bad("\(place): \"\(key)\" does not apply to \(kind == .image ? "an" : "a") \(kind.rawValue) output", field: key)
+            throw bad("\(place): \"\(key)\" does not apply to \(kind == .sheet ? "a" : "an") \(kind.rawValue) output", field: key)
         }
         return spec
     }
