@@ -71,7 +71,7 @@ extension OptionTable {
                     status, attempt, worker, report) after its outputs are stored, and is then acknowledged. Permanent
                     failures (bad job, invalid scene, too large) also go to --dead at once; transient ones (network or
                     storage I/O) are retried after the lease, up to --max-attempts. Entries of a worker that died are
-                    claimed by the others after --lease. SIGTERM stops reading, lets running jobs finish (30 s grace)
+                    claimed by the others after --lease. SIGTERM stops reading, lets running jobs finish (a \(OptionTable.text(WorkerDefaults.graceSeconds)) s grace)
                     and exits 0. Every option may also be set as SPLATRENDER_<NAME> in the environment (SPLATRENDER_REDIS,
                     SPLATRENDER_MAX_ATTEMPTS, …); the command line wins.
                     """,
