@@ -91,7 +91,8 @@ struct BenchmarkRun {
             DecodeInput(kind: .splat, scene: "luma_seal", path: paths.corpusFile("splat/luma-seal.splat"), isStress: false),
         ]
         var stressInputs: [DecodeInput] = []
-        if !smoke {
+        // The fleet and image suites never read the stress scene.
+        if !smoke && !suites.isDisjoint(with: ["decode", "memory", "render", "stats", "e2e"]) {
             let folder = stress ?? paths.packageRoot.appendingPathComponent("stress").path
             for (kind, name) in [(DecodeInput.Kind.ply, "stress.ply"), (.spzV3, "stress.v3.spz"), (.spzV4, "stress.v4.spz")] {
                 let path = (folder as NSString).appendingPathComponent(name)

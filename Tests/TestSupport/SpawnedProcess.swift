@@ -6,7 +6,7 @@ import Glibc
 
 /// A process a test (or a benchmark) started and runs beside it — a server, a worker — stopped
 /// by its own PID (never by name), with bounded waits. Spawned with posix_spawn and reaped with
-/// waitpid on its PID: Foundation's `Process` did not notice a child's exit here, which turned
+/// wait4 on its PID (which also gives its CPU time): Foundation's `Process` did not notice a child's exit here, which turned
 /// every stop into a full timeout.
 public final class SpawnedProcess: @unchecked Sendable {
     // @unchecked: used from the test's thread; `exited` is only touched under `lock`.
@@ -18,6 +18,7 @@ public final class SpawnedProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var exited = false
     private var status: Int32?
+    private var cpu: Double?
     private var buffer: [UInt8] = []
     private var inputOpen = true
 
@@ -68,8 +69,13 @@ public final class SpawnedProcess: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         if exited { return false }
         var raw: Int32 = 0
-        let reaped = waitpid(pid, &raw, WNOHANG)
-        if reaped == pid { status = raw }
+        var usage = rusage()
+        let reaped = wait4(pid, &raw, WNOHANG, &usage)
+        if reaped == pid {
+            status = raw
+            cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+                + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        }
         // ECHILD: someone else reaped it (a SIGCHLD handler in the test runner).
         if reaped == pid || (reaped < 0 && errno == ECHILD) { exited = true }
         return !exited
@@ -82,6 +88,13 @@ public final class SpawnedProcess: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         guard let status, status & 0x7f == 0 else { return nil }
         return (status >> 8) & 0xff
+    }
+
+    /// User + system CPU seconds the process used, once it exited and this object reaped it.
+    public var cpuSeconds: Double? {
+        guard !isRunning else { return nil }
+        lock.lock(); defer { lock.unlock() }
+        return cpu
     }
 
     /// Reads standard output until a line satisfying `match` appears, for up to `timeout`.
