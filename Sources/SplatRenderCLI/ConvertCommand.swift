@@ -16,6 +16,7 @@ enum ConvertCommand {
             return context.usage(error.message)
         }
         do throws(SplatError) { job.input = try context.sceneInput(parsed.positionals[0]) } catch { return context.failInput(error) }
+        if let refused = context.checkReportPath(input: job.input) { return refused }
         let outcome = job.run()
         var report = outcome.report
         if report.succeeded { describe(outcome, job: job, context: context) }

@@ -24,6 +24,7 @@ enum RenderCommand {
         }
         let input: SceneInput
         do throws(SplatError) { input = try context.sceneInput(parsed.positionals[0]) } catch { return context.failInput(error) }
+        if let refused = context.checkReportPath(input: input) { return refused }
         var job = SceneJob(command: "render", input: input, load: parsed.loadOptions, view: parsed.viewRequest,
                            image: outPath == "-" ? .caller : .file(outPath), timeoutSeconds: parsed.timeoutSeconds,
                            cancellation: context.cancellation)
@@ -43,7 +44,8 @@ enum RenderCommand {
             }
         }
         if report.succeeded { describe(report, context: context, outPath: outPath) }
-        return context.finish(&report, reportSink: context.textSink)
+        // The report goes to stdout (`--json`, `--report -`) only when the image does not.
+        return context.finish(&report)
     }
 
     /// Warnings, `--verbose` details and the closing line.

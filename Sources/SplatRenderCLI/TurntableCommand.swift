@@ -16,6 +16,7 @@ enum TurntableCommand {
         }
         let input: SceneInput
         do throws(SplatError) { input = try context.sceneInput(parsed.positionals[0]) } catch { return context.failInput(error) }
+        if let refused = context.checkReportPath(input: input) { return refused }
         var job = SceneJob(command: CommandName.turntable.rawValue, input: input,
                            load: parsed.loadOptions, view: parsed.viewRequest, orbit: parsed.orbitOptions,
                            framesDirectory: framesDirectory,
