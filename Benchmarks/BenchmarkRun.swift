@@ -14,10 +14,10 @@ struct BenchmarkRun {
     var splatrender: String?
     var suites: Set<String> = BenchmarkRun.allSuites
 
-    static let allSuites: Set<String> = ["decode", "memory", "render", "image", "e2e"]
+    static let allSuites: Set<String> = ["decode", "memory", "render", "image", "e2e", "stats"]
     static let usage = """
         usage: splat-bench run [--smoke] [--shared PATH] [--stress DIR] [--json FILE] [--runs N]
-                               [--splatrender PATH] [--suites decode,memory,render,image,e2e]
+                               [--splatrender PATH] [--suites decode,memory,render,image,e2e,stats]
           --smoke        small corpus scenes only (no stress scene), 3 runs per figure
           --shared PATH  the shared folder (default: ../shared from the working directory, else beside the package)
           --stress DIR   folder with stress.ply, stress.v3.spz, stress.v4.spz (default: <package>/stress;
@@ -122,6 +122,14 @@ struct BenchmarkRun {
                           ("fruit", paths.packageRoot.appendingPathComponent("SampleScenes/fruit.ply").path, [512])]
             try ImageSuite(stopwatch: stopwatch, report: report)
                 .run(scenes.map { ImageSuite.Input(scene: $0.0, path: $0.1, sides: $0.2) }, full: !smoke)
+        }
+        if suites.contains("stats") {
+            let stats = StatsSuite(stopwatch: stopwatch, report: report)
+            if let v4 = stressInputs.first(where: { $0.kind == .spzV4 }) {
+                try stats.run(path: v4.path, scene: "stress", targetMilliseconds: 150)
+            } else {
+                try stats.run(path: biker.path, scene: "biker", targetMilliseconds: nil)
+            }
         }
         if suites.contains("e2e") {
             if let binary = splatrender ?? BenchmarkPaths.siblingSplatrender {

@@ -19,6 +19,8 @@ struct FramingSample {
     var weight: [Float] = []
     /// exp(largest log-scale), 0 when that is not finite.
     var sigma: [Float] = []
+    /// Index of each point in the scene (the up estimator reads the splats' shapes through it).
+    var index: [Int] = []
 
     var count: Int { weight.count }
 
@@ -53,12 +55,13 @@ struct FramingSample {
         }
         guard selected > 0 else { return }
         x.reserveCapacity(selected); y.reserveCapacity(selected); z.reserveCapacity(selected)
-        self.weight.reserveCapacity(selected); sigma.reserveCapacity(selected)
+        self.weight.reserveCapacity(selected); sigma.reserveCapacity(selected); index.reserveCapacity(selected)
         for i in stride(from: 0, to: n, by: step) {
             let w = ruleWeight(i, chosen)
             guard w > 0 else { continue }
             x.append(xs[i]); y.append(ys[i]); z.append(zs[i])
             self.weight.append(w)
+            index.append(i)
             let s = exp(max(sx[i], sy[i], sz[i]))
             sigma.append(s.isFinite ? s : 0)
         }
@@ -83,12 +86,12 @@ struct FramingSample {
     func restricted(to lower: SIMD3<Double>, _ upper: SIMD3<Double>) -> FramingSample {
         var kept = FramingSample()
         kept.x.reserveCapacity(count); kept.y.reserveCapacity(count); kept.z.reserveCapacity(count)
-        kept.weight.reserveCapacity(count); kept.sigma.reserveCapacity(count)
+        kept.weight.reserveCapacity(count); kept.sigma.reserveCapacity(count); kept.index.reserveCapacity(count)
         for i in 0..<count {
             let p = SIMD3(Double(x[i]), Double(y[i]), Double(z[i]))
             guard all(p .>= lower), all(p .<= upper) else { continue }
             kept.x.append(x[i]); kept.y.append(y[i]); kept.z.append(z[i])
-            kept.weight.append(weight[i]); kept.sigma.append(sigma[i])
+            kept.weight.append(weight[i]); kept.sigma.append(sigma[i]); kept.index.append(index[i])
         }
         return kept
     }

@@ -5,7 +5,7 @@ import SplatService
 
 /// `splatrender [render] SCENE --out FILE.png`: one `SceneJob` with a single view — decode,
 /// convert to the render frame (RUB) with the frame decision, choose the camera, render, write
-/// the PNG (atomically, or to standard output with `--out -`).
+/// the image (PNG, WebP or JPEG by the extension; atomically, or to standard output with `--out -`).
 enum RenderCommand {
     static func run(_ context: CommandContext) -> Int32 {
         let parsed = context.parsed
@@ -22,13 +22,24 @@ enum RenderCommand {
             // With the image on stdout, everything else printed goes to stderr.
             context.textSink = context.stderr
         }
+        let encoding = parsed.imageEncoding
+        do throws(SplatError) { try encoding.validate(for: outPath == "-" ? nil : outPath) } catch {
+            return context.usage(error.message)
+        }
         let input: SceneInput
-        do throws(SplatError) { input = try context.sceneInput(parsed.positionals[0]) } catch { return context.failInput(error) }
+        let load: LoadOptions
+        do throws(SplatError) {
+            load = try context.loadOptions()
+            input = try context.sceneInput(parsed.positionals[0])
+        } catch {
+            return context.failInput(error)
+        }
         if let refused = context.checkReportPath(input: input) { return refused }
-        var job = SceneJob(command: "render", input: input, load: parsed.loadOptions, view: parsed.viewRequest,
+        var job = SceneJob(command: "render", input: input, load: load, view: parsed.viewRequest,
                            image: outPath == "-" ? .caller : .file(outPath), timeoutSeconds: parsed.timeoutSeconds,
                            cancellation: context.cancellation)
         job.memoryBudget = parsed.memoryBudget
+        job.encoding = encoding
         let progress = ProgressPrinter(context)
         let outcome = job.run(progress: progress.handler)
         progress.clear()
@@ -36,7 +47,8 @@ enum RenderCommand {
         if report.succeeded, outPath == "-", let png = outcome.imageBytes {
             let written = report.time(.write) { context.stdout.write(png) }
             if written, let image = outcome.image {
-                report.outputs.append(OutputRecord(path: "-", role: .image, format: "png", bytes: png.count,
+                let format = (try? encoding.resolvedFormat(for: nil as String?)) ?? .png
+                report.outputs.append(OutputRecord(path: "-", role: .image, format: format.rawValue, bytes: png.count,
                                                    width: image.width, height: image.height, channels: image.channels))
             } else {
                 let why = context.stdout.writeFailure.map { ": \($0)" } ?? ""
@@ -62,7 +74,8 @@ enum RenderCommand {
         }
         if !json, let output = report.outputs.first {
             let kind = output.channels == 4 ? "RGBA" : "RGB"
-            context.say("wrote \(outPath == "-" ? "PNG to standard output" : outPath): \(output.width ?? 0)x\(output.height ?? 0) \(kind), \(report.decodedCount ?? 0) splats")
+            let format = output.format.uppercased()
+            context.say("wrote \(outPath == "-" ? "\(format) to standard output" : outPath): \(output.width ?? 0)x\(output.height ?? 0) \(kind)\(format == "PNG" ? "" : " " + format), \(report.decodedCount ?? 0) splats")
         }
     }
 }

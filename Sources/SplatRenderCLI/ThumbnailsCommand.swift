@@ -48,6 +48,10 @@ enum ThumbnailsCommand {
                                    animation: parsed.flag(.animation) ? parsed.animationOptions : nil,
                                    timeoutSeconds: parsed.timeoutSeconds)
         options.skipExisting = parsed.flag(.skipExisting)
+        options.encoding = parsed.imageEncoding
+        do throws(SplatError) { try options.encoding.validate(for: "x." + (options.encoding.format ?? .png).fileExtension) } catch {
+            return context.usage(error.message)
+        }
         options.reservedPaths = reserved
         let console = BatchConsole(context, linesToStdout: parsed.flag(.json) || reportPath == "-")
         if inputs.isEmpty { console.warn("no scenes found in \(arguments.joined(separator: ", "))") }

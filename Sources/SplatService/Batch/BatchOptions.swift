@@ -19,6 +19,8 @@ public struct BatchOptions: Sendable {
     public var memoryBudget: Int
     /// Skip inputs whose outputs all exist already (a killed batch, run again, resumes).
     public var skipExisting = false
+    /// Format and quality of each input's thumbnail and sheet (`<stem>.png` / `.webp` / `.jpg`).
+    public var encoding = ImageEncoding()
     /// Paths inside `outputDirectory` no output may take (the report and its `.partial`).
     public var reservedPaths: [String] = []
     public var load: LoadOptions
@@ -54,14 +56,16 @@ public struct BatchOptions: Sendable {
     /// The job for one input (outputs named after its output base, e.g. `sub/scene`).
     public func job(for input: BatchInput, index: Int) -> SceneJob {
         let base = (outputDirectory as NSString).appendingPathComponent(input.stem)
+        let ext = (encoding.format ?? .png).fileExtension
         var job = SceneJob(command: "thumbnails", input: .path(input.path), load: load, view: view, orbit: orbit,
-                           image: writeImage ? .file(base + ".png") : nil,
+                           image: writeImage ? .file(base + "." + ext) : nil,
                            framesDirectory: writeFrames ? base : nil,
-                           sheet: sheet.map { SheetOutput(path: base + ".sheet.png", plan: $0) },
+                           sheet: sheet.map { SheetOutput(path: base + ".sheet." + ext, plan: $0) },
                            animation: animation.map { AnimationOutput(path: base + ".webp", options: $0) },
                            timeoutSeconds: timeoutSeconds)
         job.index = index
         job.memoryBudget = memoryBudget
+        job.encoding = encoding
         return job
     }
 

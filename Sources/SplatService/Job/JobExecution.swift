@@ -71,6 +71,8 @@ final class JobExecution {
         let limits = job.load.limits
         try step(.output) { () throws(SplatError) in
             try OutputPreflight.check(files: job.outputFiles, folders: job.framesDirectory.map { [$0] } ?? [], input: job.input)
+            // An image format that cannot be told is a usage error before anything is decoded.
+            for path in job.outputFiles where path != job.animation?.path { _ = try job.encoding.resolvedFormat(for: path) }
         }
 
         // Header first: admission is decided before a byte of the body is decoded.
@@ -108,6 +110,7 @@ final class JobExecution {
         report.header = loaded.header
         report.decodedCount = scene.count
         report.decision = loaded.decision
+        report.upEstimate = loaded.upEstimate
         report.note(loaded.header.warnings + scene.warnings)
         try checkCancellation("after decoding", stage: .input)
 

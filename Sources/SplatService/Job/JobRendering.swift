@@ -76,8 +76,8 @@ extension JobExecution {
                     try ContactSheet.compose(images, columns: sheet.plan.views)
                 }
             }
-            let bytes = try writePNG(composed, to: sheet.path)
-            report.outputs.append(OutputRecord(path: sheet.path, role: .sheet, format: "png", bytes: bytes,
+            let (bytes, format) = try writeStill(composed, to: sheet.path)
+            report.outputs.append(OutputRecord(path: sheet.path, role: .sheet, format: format.rawValue, bytes: bytes,
                                                width: composed.width, height: composed.height, channels: composed.channels,
                                                extra: [("tile_width", .int(images.first?.width ?? 0)),
                                                        ("tile_height", .int(images.first?.height ?? 0))]))
@@ -88,7 +88,10 @@ extension JobExecution {
             emit("encode", 0, 1)
             let bytes = try step(.encode) { () throws(SplatError) in
                 try report.time(.encodeWebP) { () throws(SplatError) in
-                    try AnimatedWebPWriter.encode(frames: animationFrames.compactMap { $0 }, options: animation.options)
+                    var options = animation.options
+                    options.backgroundColor = options.backgroundColor ?? settings.background
+                    return try AnimatedWebPWriter.encode(frames: animationFrames.compactMap { $0 }, options: options,
+                                                         cancellation: token)
                 }
             }
             animationFrames = []
@@ -106,25 +109,48 @@ extension JobExecution {
         image = rendered
         switch job.image {
         case .file(let path):
-            let bytes = try writePNG(rendered, to: path)
-            report.outputs.append(OutputRecord(path: path, role: .image, format: "png", bytes: bytes, width: rendered.width,
-                                               height: rendered.height, channels: rendered.channels))
+            let (bytes, format) = try writeStill(rendered, to: path)
+            report.outputs.append(OutputRecord(path: path, role: .image, format: format.rawValue, bytes: bytes,
+                                               width: rendered.width, height: rendered.height,
+                                               channels: format.supportsAlpha ? rendered.channels : 3))
         case .caller:
-            imageBytes = try step(.encode) { () throws(SplatError) in
-                try report.time(.encodePNG) { () throws(SplatError) in try PNGWriter.encode(rendered) }
-            }
+            let format = try step(.encode) { () throws(SplatError) in try job.encoding.resolvedFormat(for: nil as String?) }
+            imageBytes = try encodeStill(rendered, as: format)
         case nil:
             break
         }
     }
 
-    /// Encodes and writes a PNG; returns its size.
+    /// Encodes and writes a PNG frame; returns its size.
     private func writePNG(_ image: ImageBuffer, to path: String) throws(JobFailure) -> Int {
-        let bytes = try step(.encode) { () throws(SplatError) in
-            try report.time(.encodePNG) { () throws(SplatError) in try PNGWriter.encode(image) }
-        }
+        let bytes = try encodeStill(image, as: .png)
         try writeFile(bytes, to: path)
         return bytes.count
+    }
+
+    /// Encodes and writes a still in the job's encoding for `path`; returns its size and format.
+    private func writeStill(_ image: ImageBuffer, to path: String) throws(JobFailure) -> (Int, ImageFormat) {
+        let format = try step(.encode) { () throws(SplatError) in try job.encoding.resolvedFormat(for: path) }
+        let bytes = try encodeStill(image, as: format)
+        try writeFile(bytes, to: path)
+        return (bytes.count, format)
+    }
+
+    /// The still's bytes, under the job's token; JPEG composites onto the background (or white).
+    func encodeStill(_ image: ImageBuffer, as format: ImageFormat) throws(JobFailure) -> [UInt8] {
+        let stage: JobStage = switch format {
+        case .png: .encodePNG
+        case .webp: .encodeWebP
+        case .jpeg: .encodeJPEG
+        }
+        // A quality asked for a lossy output does not apply to the lossless ones beside it.
+        let q = format.takesQuality ? job.encoding.quality : nil
+        return try step(.encode) { () throws(SplatError) in
+            try report.time(stage) { () throws(SplatError) in
+                try StillImageEncoder.encode(image, as: format, quality: q, matte: job.view.settings.background,
+                                             threads: job.view.settings.threads, cancellation: token)
+            }
+        }
     }
 
     private func writeFile(_ bytes: [UInt8], to path: String) throws(JobFailure) {

@@ -33,6 +33,8 @@ public struct SceneJob: Sendable {
     public var framesDirectory: String?
     public var sheet: SheetOutput?
     public var animation: AnimationOutput?
+    /// Format and quality of the single view and the sheet.
+    public var encoding = ImageEncoding()
     /// Wall-clock budget in seconds for the whole job, enforced inside every stage (kind `timeout`).
     public var timeoutSeconds: Double?
     /// A wider scope the job also stops with: a batch's signal token, a server's drain or a

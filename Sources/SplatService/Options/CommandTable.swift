@@ -1,0 +1,66 @@
+extension OptionTable {
+    /// The command table.
+    public static let commands: [CommandSpec] = [
+        CommandSpec(name: .render, synopsis: "[render] SCENE --out FILE.png [options]",
+                    summary: "render a scene to a PNG (the default command)",
+                    details: """
+                    Decodes SCENE (a path, a SOG folder or meta.json, or - for standard input), converts it to the
+                    render frame (RUB: x right, y up, z back) using the frame decision (--source-frame, then the
+                    file's declaration, then the format's convention), and renders one image. Without a camera the
+                    automatic three-quarter view is used; with only --camera-pos the camera looks at the framed centre.
+                    Camera coordinates are in the render frame: with --source-frame RUB nothing is converted, so a
+                    camera given in a file's stored coordinates works.
+                    """,
+                    positionals: ["SCENE"], positionalCount: 1...1),
+        CommandSpec(name: .turntable, synopsis: "turntable SCENE --out DIR [--frames N] [--elevation DEG] [--sheet FILE.png] [--animation FILE.webp] [options]",
+                    summary: "render frames orbiting the scene, a contact sheet and an animated WebP",
+                    details: """
+                    Decodes SCENE once and renders --frames views orbiting the framed centre about the render frame's
+                    up axis (+Y) at a fixed --elevation and the automatic framing distance, frame k at azimuth
+                    --azimuth + 360·k/frames; frame 0 with the defaults is exactly the view render uses without a
+                    camera. An SPZ file's safe-orbit hints clamp the elevation and the minimum distance (unless the
+                    scene was converted). Outputs: DIR/frame_000.png …, --sheet (tiles of --sheet-views views per row,
+                    one row per --sheet-elevations angle, each rendered at --resolution and shrunk by
+                    --sheet-downscale) and --animation (a looping animated WebP). At least one output is needed. A
+                    failed run removes what it wrote.
+                    """,
+                    positionals: ["SCENE"], positionalCount: 1...1),
+        CommandSpec(name: .thumbnails, synopsis: "thumbnails IN... --out-dir DIR [--jobs N] [--turntable FRAMES] [--sheet] [--animation] [--report FILE.jsonl] [options]",
+                    summary: "batch: a thumbnail (and optional turntable, sheet, animation) for every input",
+                    details: """
+                    Each IN is a scene file, a SOG folder, or a folder scanned recursively (sorted, hidden names skipped)
+                    for .spz .ply .sog .splat files and SOG folders; --from-stdin adds paths read from standard input.
+                    Every input gets DIR/<stem>.png (the automatic view), and with the options DIR/<stem>/frame_NNN.png,
+                    DIR/<stem>.sheet.png and DIR/<stem>.webp; stems that would collide get -2, -3, …. One bad file never
+                    stops the rest: each input gets one JSON line in --report (as inputs finish, each with its input
+                    index), and a failed input leaves no outputs. Headers are read first: a file over
+                    --max-decoded-bytes fails with too_large without decoding, and inputs run --jobs at a time only while
+                    their declared decoded sizes together fit --max-decoded-bytes. Exit status 0 when every input
+                    succeeded, 2 when some failed.
+                    """,
+                    positionals: ["IN..."], positionalCount: 0...Int.max),
+        CommandSpec(name: .info, synopsis: "info FILE... [--json] [--bounds] [options]",
+                    summary: "describe a scene from its header",
+                    details: """
+                    Reads only the header (unless --bounds is given) and prints the format, version, splat count,
+                    SH degree, model, frame decision with its reason, the declared decoded size and whether it fits
+                    the 768 MiB service ceiling and --max-decoded-bytes, warnings and format details. A file over
+                    the ceiling is reported (exit 0), not refused. With several files, each is described in turn
+                    (--json: one JSON line per file; a file that cannot be read gives a line with its "error");
+                    the exit status is then 0 when every file was read and 2 when some were not.
+                    """,
+                    positionals: ["FILE..."], positionalCount: 1...Int.max),
+        CommandSpec(name: .convert, synopsis: "convert IN OUT.ply|OUT.spz [--to-frame FRAME] [--spz-version 3|4] [options]",
+                    summary: "convert a scene to PLY or SPZ",
+                    details: """
+                    Decodes IN and writes OUT (format from its extension) atomically. By default the values are
+                    written in the source's own stored frame, unconverted. With --to-frame the source frame (from
+                    --source-frame, the file's declaration or the format's convention) is converted to FRAME. SPZ
+                    output records the frame the data is in when it is known.
+                    """,
+                    positionals: ["IN", "OUT"], positionalCount: 2...2),
+        CommandSpec(name: .help, synopsis: "help [COMMAND]", summary: "show help for a command",
+                    details: "Prints the usage of COMMAND, or the overview when no command is given.",
+                    positionals: ["COMMAND"], positionalCount: 0...1),
+    ]
+}
