@@ -20,7 +20,8 @@ import Glibc
     /// rename could not replace /dev/null anyway, so it is the device used.
     static func characterDevice(in dir: URL) throws -> String {
         guard geteuid() == 0 else { return "/dev/null" }
-        let path = dir.appendingPathComponent("null-device").path
+        // Named .png: an image path must say its format before anything else is looked at.
+        let path = dir.appendingPathComponent("null-device.png").path
         try #require(mknod(path, S_IFCHR | 0o666, (1 << 8) | 3) == 0, "mknod: \(String(cString: strerror(errno)))")
         return path
     }
