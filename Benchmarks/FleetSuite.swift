@@ -86,7 +86,7 @@ struct FleetSuite {
         let clock = ContinuousClock()
         let start = clock.now
         let workers = try (0..<2).map { k in
-            try SpawnedProcess(binary, ["worker", "--redis", server.urlText, "--consumer", "bench-\(round)-\(k)", "--concurrency", "1",
+            try TestSupport.ChildProcess(binary, ["worker", "--redis", server.urlText, "--consumer", "bench-\(round)-\(k)", "--concurrency", "1",
                                         "--stream", keys.jobs, "--results", keys.results, "--dead", keys.dead],
                                environment: ["PATH": "/usr/bin:/bin"])
         }

@@ -151,11 +151,16 @@ final class BatchConsole: @unchecked Sendable {
     /// The closing line: on stdout, or on stderr when stdout carries the report lines.
     func summarise(_ summary: BatchSummary) {
         guard !quiet else { return }
-        var text = "\(summary.total) input\(summary.total == 1 ? "" : "s"): \(summary.succeeded) ok"
-        let failures = summary.statusCounts.filter { $0.key != "ok" }.sorted { $0.key < $1.key }
+        // Skipped inputs succeeded without running; inputs a signal kept from starting have no line.
+        let skipped = summary.statusCounts["skipped", default: 0]
+        let notStarted = summary.total - summary.statusCounts.values.reduce(0, +)
+        var text = "\(summary.total) input\(summary.total == 1 ? "" : "s"): \(summary.succeeded - skipped) ok"
+        if skipped > 0 { text += ", \(skipped) skipped" }
+        let failures = summary.statusCounts.filter { $0.key != "ok" && $0.key != "skipped" }.sorted { $0.key < $1.key }
         if !failures.isEmpty {
-            text += ", \(summary.failed) failed (" + failures.map { "\($0.value) \($0.key)" }.joined(separator: ", ") + ")"
+            text += ", \(summary.failed - notStarted) failed (" + failures.map { "\($0.value) \($0.key)" }.joined(separator: ", ") + ")"
         }
+        if notStarted > 0 { text += ", \(notStarted) not started" }
         if summary.interrupted { text += "; interrupted by a signal" }
         (linesToStdout ? stderr : stdout).write(text + "\n")
     }

@@ -18,7 +18,7 @@ final class WorkerProcess: @unchecked Sendable {
     static var binary: String { builtExecutable("splatrender") }
 
     let name: String
-    let process: SpawnedProcess
+    let process: ChildProcess
     let logFile: URL
 
     /// Starts a worker and waits (up to 20 s) until it reads the stream. `environment` adds
@@ -31,7 +31,7 @@ final class WorkerProcess: @unchecked Sendable {
                    "--concurrency", String(concurrency), "--max-attempts", String(maxAttempts),
                    "--stream", TestKeys.stream, "--group", TestKeys.group, "--results", TestKeys.results,
                    "--dead", TestKeys.dead] + arguments
-        process = try SpawnedProcess(Self.binary, all, environment: ["PATH": "/usr/bin:/bin"].merging(environment) { $1 },
+        process = try ChildProcess(Self.binary, all, environment: ["PATH": "/usr/bin:/bin"].merging(environment) { $1 },
                                      standardError: logFile.path)
         guard eventually(timeout: .seconds(20), { log.contains("worker \(name): reading ") || !process.isRunning }),
               process.isRunning else {
@@ -85,7 +85,7 @@ func report(of result: StreamEntry?) -> [String: Any] {
 /// to compare a worker's with. Returns its exit code.
 @discardableResult
 func splatrender(_ arguments: [String]) throws -> Int32? {
-    let run = try SpawnedProcess(WorkerProcess.binary, arguments, environment: ["PATH": "/usr/bin:/bin"])
+    let run = try ChildProcess(WorkerProcess.binary, arguments, environment: ["PATH": "/usr/bin:/bin"])
     run.waitForExit(timeout: .seconds(120))
     return run.exitCode
 }
