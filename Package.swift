@@ -6,7 +6,7 @@ import PackageDescription
 let package = Package(
     name: "splatrender",
     products: [
-        .library(name: "SplatRenderKit", targets: ["SplatCore", "SplatFormats", "SplatImage", "SplatRender", "SplatService"]),
+        .library(name: "SplatRenderKit", targets: ["SplatCore", "SplatFormats", "SplatImage", "SplatRender", "SplatService", "SplatServe", "SplatFleet"]),
         .executable(name: "splatrender", targets: ["splatrender"]),
         .executable(name: "splat-bench", targets: ["Benchmarks"]),
     ],

@@ -4,7 +4,7 @@ public enum HelpText {
     /// The overview: commands, common options, exit codes.
     public static func overview() -> String {
         let name = ProgramInfo.name
-        var out = "\(name) \(ProgramInfo.version): decode 3D Gaussian splat scenes (SPZ, PLY, compressed PLY, SOG, .splat) and render them on the CPU\n\n"
+        var out = "\(name) \(ProgramInfo.version): decode 3D Gaussian splat scenes (SPZ, PLY, compressed PLY, SOG, .splat, glTF, .ksplat) and render them on the CPU\n\n"
         out += "usage:\n"
         for spec in OptionTable.commands {
             out += "  \(name) \(spec.synopsis)\n"

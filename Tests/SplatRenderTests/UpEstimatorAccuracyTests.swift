@@ -9,7 +9,7 @@ import TestSupport
 /// scene of at least 1,000 splats, in all 24 axis-aligned orientations and 12 random rotations
 /// (positions, splat rotations and SH turned together), plus one case per scene written to PLY and
 /// SPZ files that declare no frame. `splat-bench up-eval` prints the full table (all 96 file cases
-/// per scene); `docs-drafts/orient.md` records it.
+/// per scene); `Documentation/orientation.md` records it.
 ///
 /// Targets of the issue and where this estimator stands (measured, 11 scenes):
 /// - wrong and confident ≤ 1 %: met (0 %), axis-aligned and random alike;

@@ -6,11 +6,11 @@ import TestSupport
 @testable import SplatService
 
 @Suite struct JobSpecParserTests {
-    /// The job example of the README's "Running a fleet" (docs-drafts/fleet.md until it is
-    /// merged): the JSON block after the marker comment. One copy, checked here.
+    /// The job example of the fleet guide (Documentation/fleet.md, which the README's "Worker
+    /// fleet" links): the JSON block after the marker comment. One copy, checked here.
     static func documentedExample() throws -> String {
         let marker = "<!-- job-schema-example -->"
-        for name in ["README.md", "docs-drafts/fleet.md"] {
+        for name in ["Documentation/fleet.md"] {
             let url = Fixtures.packageRoot.appendingPathComponent(name)
             guard let text = try? String(contentsOf: url, encoding: .utf8), let at = text.range(of: marker) else { continue }
             let rest = text[at.upperBound...]
@@ -18,7 +18,7 @@ import TestSupport
             let close = try #require(rest[open.upperBound...].range(of: "```"))
             return String(rest[open.upperBound..<close.lowerBound])
         }
-        throw SplatError(.io, "no \(marker) in README.md or docs-drafts/fleet.md")
+        throw SplatError(.io, "no \(marker) in Documentation/fleet.md")
     }
 
     static func parse(_ json: String, roots: JobLocationRoots = .unconfined) -> Result<JobSpec, SplatError> {

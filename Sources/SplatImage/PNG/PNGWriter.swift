@@ -9,7 +9,7 @@ import SplatCore
 public enum PNGWriter {
     /// The libdeflate level for thumbnails and renders: on seven corpus renders it comes within
     /// 1–6 % of libpng's default size (zlib level 6); level 6 gains 1–5 % for 1.3–2.4× the time,
-    /// levels 1–2 lose up to 11 % against libpng (`splat-bench png-levels`, docs-drafts/images.md).
+    /// levels 1–2 lose up to 11 % against libpng (`splat-bench png-levels`, Documentation/images.md).
     public static let defaultCompressionLevel = 4
     /// The level of `fast: true`: up to 10 % larger than the default, for intermediate files.
     public static let fastCompressionLevel = 1

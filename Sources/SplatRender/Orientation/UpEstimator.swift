@@ -22,11 +22,11 @@ import SplatCore
 /// nearest one, so a rotated scene gives the rotated answer.
 ///
 /// What it cannot know: a floating sphere has no up, nor does a head without a neck, a flat sign
-/// or a logo slab; such scenes come out below the threshold (measured in `docs-drafts/orient.md`).
+/// or a logo slab; such scenes come out below the threshold (measured in `Documentation/orientation.md`).
 public enum UpEstimator {
     /// Estimates below this are not acted on. Set between the highest confidence of a wrong
     /// estimate on the corpus (0.07) and the lowest of a right one (0.36), in every orientation;
-    /// see `docs-drafts/orient.md` for the measurement.
+    /// see `Documentation/orientation.md` for the measurement.
     public static let confidenceThreshold = 0.25
     /// Lines closer than this pool their votes.
     public static let clusterDegrees = 15.0

@@ -2,7 +2,7 @@ extension OptionTable {
     /// The command table.
     public static let commands: [CommandSpec] = [
         CommandSpec(name: .render, synopsis: "[render] SCENE --out FILE.png [options]",
-                    summary: "render a scene to a PNG (the default command)",
+                    summary: "render a scene to a PNG, WebP or JPEG image (the default command)",
                     details: """
                     Decodes SCENE (a path, a SOG folder or meta.json, or - for standard input), converts it to the
                     render frame (RUB: x right, y up, z back) using the frame decision (--source-frame, then the
@@ -29,14 +29,17 @@ extension OptionTable {
                     summary: "batch: a thumbnail (and optional turntable, sheet, animation) for every input",
                     details: """
                     Each IN is a scene file, a SOG folder, or a folder scanned recursively (sorted, hidden names skipped)
-                    for .spz .ply .sog .splat files and SOG folders; --from-stdin adds paths read from standard input.
+                    for .spz .ply .sog .splat .glb .gltf .ksplat files and SOG folders; --from-stdin adds paths read from
+                    standard input.
                     Every input gets DIR/<stem>.png (the automatic view), and with the options DIR/<stem>/frame_NNN.png,
-                    DIR/<stem>.sheet.png and DIR/<stem>.webp; stems that would collide get -2, -3, …. One bad file never
-                    stops the rest: each input gets one JSON line in --report (as inputs finish, each with its input
-                    index), and a failed input leaves no outputs. Headers are read first: a file over
-                    --max-decoded-bytes fails with too_large without decoding, and inputs run --jobs at a time only while
-                    their declared decoded sizes together fit --max-decoded-bytes. Exit status 0 when every input
-                    succeeded, 2 when some failed.
+                    DIR/<stem>.sheet.png and DIR/<stem>.webp; outputs of a scanned folder mirror its tree
+                    (DIR/sub/<stem>.png), files named directly whose stems would collide get -2, -3, … in argument order.
+                    Links to folders are not followed. One bad file never stops the rest: each input gets one JSON line in
+                    --report (as inputs finish, each with its input index), and a failed input leaves no outputs. Headers
+                    are read first: a file over --max-decoded-bytes or --memory-budget fails with too_large without
+                    decoding, and inputs run --jobs at a time only while their estimated peaks together fit
+                    --memory-budget; --skip-existing skips inputs whose outputs are all there (resuming a killed run).
+                    Exit status 0 when every input succeeded, 2 when some failed.
                     With --job-file, each line of FILE.jsonl is a job in the fleet's job schema (input and outputs by
                     URL, see worker) instead; --shard K/N keeps only the inputs whose relative path hashes to shard K.
                     """,
@@ -52,13 +55,14 @@ extension OptionTable {
                     the exit status is then 0 when every file was read and 2 when some were not.
                     """,
                     positionals: ["FILE..."], positionalCount: 1...Int.max),
-        CommandSpec(name: .convert, synopsis: "convert IN OUT.ply|OUT.spz [--to-frame FRAME] [--spz-version 3|4] [options]",
-                    summary: "convert a scene to PLY or SPZ",
+        CommandSpec(name: .convert, synopsis: "convert IN OUT.ply|OUT.spz|OUT.glb|OUT.gltf [--to-frame FRAME | --keep-frame] [--spz-version 3|4] [options]",
+                    summary: "convert a scene to PLY, SPZ or glTF",
                     details: """
-                    Decodes IN and writes OUT (format from its extension) atomically. By default the values are
-                    written in the source's own stored frame, unconverted. With --to-frame the source frame (from
-                    --source-frame, the file's declaration or the format's convention) is converted to FRAME. SPZ
-                    output records the frame the data is in when it is known.
+                    Decodes IN and writes OUT (.ply, .spz, .glb or .gltf, from its extension) atomically. By default
+                    the values are converted from the source's frame decision (--source-frame, the file's declaration,
+                    --up / training cameras / the up estimate, the format's convention) into OUT's convention (PLY: RDF,
+                    so PLY viewers show it upright; SPZ: RUB, recorded in the file; glTF: LUF, +Y up), or into FRAME
+                    with --to-frame. --keep-frame writes the stored values unchanged.
                     """,
                     positionals: ["IN", "OUT"], positionalCount: 2...2),
         CommandSpec(name: .worker, synopsis: "worker --redis URL [--stream KEY] [--group NAME] [--consumer NAME] [--results KEY] [--dead KEY] [--lease SECONDS] [--max-attempts N] [--concurrency N] [--memory-budget BYTES] [--input-root DIR] [--output-root DIR] [--metrics-listen HOST:PORT]",
