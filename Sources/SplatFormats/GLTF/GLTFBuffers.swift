@@ -37,6 +37,17 @@ final class GLTFBuffers {
         return length
     }
 
+    /// Bytes a decode holds besides the input's own: every buffer with a `uri` (a file beside
+    /// the `.gltf`, read into memory, or a data URI decoded from base64), by its declared
+    /// `byteLength`. The GLB BIN chunk is part of the input and not counted. A declaration that
+    /// fails validation counts as nothing here: the decode refuses it before loading anything.
+    var heldOutsideInputBytes: Int {
+        (0..<declarations.count).reduce(0) { total, i in
+            guard declarations[i].objectValue?["uri"] != nil, let length = try? byteLength(i) else { return total }
+            return CheckedSize.add(total, length) ?? Int.max
+        }
+    }
+
     /// The first `byteLength` bytes of buffer `i`, loading it on first use; valid while `self` lives.
     func bytes(_ i: Int) throws(SplatError) -> UnsafeRawBufferPointer {
         if let cached = loaded[i] { return cached.bytes }

@@ -44,11 +44,14 @@ public enum GLTFDecoder {
         // An SPZ payload is decoded into a scene of its own (with its decoder's scratch) and
         // copied in, one payload at a time (measured: the 51,887-splat SPZ payload of
         // flywave-aerial-tile1_2.glb peaked above an estimate that had no decode term).
-        header.decodeScratchBytes = plan.primitives.compactMap { primitive -> Int? in
+        let payloadScratch = plan.primitives.compactMap { primitive -> Int? in
             guard case .spz(let p) = primitive.source else { return nil }
             let scene = DecodeLimits.decodedBytes(count: p.header.count, degree: limits.keptDegree(p.header.shDegree)) ?? Int.max
             return CheckedSize.add(p.header.decodeScratchBytes, scene) ?? Int.max
         }.max() ?? 0
+        // External and data-URI buffers are read into memory for the whole decode, beside the
+        // input the estimate already counts.
+        header.decodeScratchBytes = CheckedSize.add(payloadScratch, plan.buffers.heldOutsideInputBytes) ?? Int.max
         return header
     }
 

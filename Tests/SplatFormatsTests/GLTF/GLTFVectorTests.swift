@@ -108,6 +108,20 @@ import TestSupport
         }
     }
 
+    /// A buffer read from a file beside the `.gltf` is held for the whole decode, so the job's
+    /// memory estimate must count it (its `byteLength`); the GLB BIN chunk is the input itself.
+    @Test func externalBufferCountsInTheDecodeScratch() throws {
+        let external = try SplatFile.readHeader(path: GLTFExpectations.vector("external-buffer.gltf"))
+        let bin = try FileManager.default.attributesOfItem(atPath: GLTFExpectations.vector("ext-buf.bin"))[.size] as? Int
+        #expect(external.decodeScratchBytes == bin)
+        for glb in try FileManager.default.contentsOfDirectory(atPath: GLTFExpectations.folder.path)
+        where glb.hasSuffix(".glb") && !glb.hasPrefix("bad-") {
+            let header = try SplatFile.readHeader(path: GLTFExpectations.vector(glb))
+            guard header.details["compression"] == "none" else { continue }
+            #expect(header.decodeScratchBytes == 0, "\(glb)")
+        }
+    }
+
     @Test func externalBufferNeedsAFolder() throws {
         let path = GLTFExpectations.vector("external-buffer.gltf")
         let file = try InputBytes(path: path)
