@@ -33,6 +33,10 @@ public final class Renderer: @unchecked Sendable {
         try cancellation.check("while preparing the scene for rendering")
     }
 
+    private static func linearLight(_ srgb: SIMD3<Float>) -> SIMD3<Float> {
+        SIMD3(SplatColorSpace.srgbDecoded(srgb.x), SplatColorSpace.srgbDecoded(srgb.y), SplatColorSpace.srgbDecoded(srgb.z))
+    }
+
     /// Splats the renderer will never draw because a value is unusable (zero-length quaternion,
     /// NaN or infinite data, overflowing covariance).
     public var droppedSplatCount: Int { prepared.droppedCount }
@@ -78,7 +82,10 @@ public final class Renderer: @unchecked Sendable {
         }
         let lists = TileBinner.bin(projection, view: view, threads: threads, scratch: scratch)
         let t2 = DispatchTime.now().uptimeNanoseconds
-        var compositor = TileCompositor(view: view, background: settings.background)
+        // A linear-light scene blends over the background in linear light (the option is sRGB).
+        let linear = scene.colorSpace == .linearRec709Display
+        var compositor = TileCompositor(view: view, background: linear ? settings.background.map(Self.linearLight) : settings.background)
+        compositor.encodesSRGB = linear
         compositor.exhaustive = exhaustive
         try cancellation?.check("while binning splats into tiles")
         let composed = compositor.composite(lists: lists, threads: threads, cancellation: cancellation)

@@ -12,7 +12,12 @@ import SplatCore
 /// expensive first; a tile stops reading splats once every pixel has stopped.
 struct TileCompositor {
     let view: ViewProjection
+    /// In the blending space: linear light when `encodesSRGB`.
     let background: SIMD3<Float>?
+    /// The colours are linear light (a glTF `lin_rec709_display` scene, `formats-gltf.md` 12.4):
+    /// blend as they are, then encode the composite with the sRGB transfer function before
+    /// quantising. Off for every other scene, whose colours are already display values.
+    var encodesSRGB = false
     /// Tests only: evaluate every pixel of every binned tile with no pre-tests, to show that the
     /// pre-tests change nothing.
     var exhaustive = false
@@ -185,18 +190,28 @@ struct TileCompositor {
         x >= 16 ? 16 : (x >= -1 ? Int(x) : -1)
     }
 
+    /// floor(clamp(v, 0, 1)·255 + 0.5) per lane (`rendering.md` 10); NaN (only from absurd SH
+    /// values overflowing) becomes 0 rather than garbage.
+    @inline(__always)
+    private static func quantiseLinear(_ value: SIMD8<Float>) -> SIMD8<UInt8> {
+        let v = SIMD8<Float>(repeating: 0).replacing(with: value, where: value .== value)
+        let level = (v.within(0, 1) * 255 + 0.5).rounded(.down)
+        // 1.5·2²³ + level keeps the integer level in the low mantissa bits.
+        return SIMD8<UInt8>(truncatingIfNeeded: unsafeBitCast(level + 12_582_912, to: SIMD8<Int32>.self))
+    }
+
     /// Quantises a tile: floor(clamp(v, 0, 1)·255 + 0.5) per channel (`rendering.md` 10), and
     /// returns the sum of 1 − T over its pixels.
     private func writePixels(x0: Int, y0: Int, columns: Int, rows: Int, transmittance: UnsafePointer<SIMD8<Float>>,
                              red: UnsafePointer<SIMD8<Float>>, green: UnsafePointer<SIMD8<Float>>,
                              blue: UnsafePointer<SIMD8<Float>>, out: UnsafeMutablePointer<UInt8>, channels: Int) -> Double {
         typealias V = SIMD8<Float>
+        let encodesSRGB = self.encodesSRGB
         @inline(__always) func quantise(_ value: V) -> SIMD8<UInt8> {
-            // A NaN (only from absurd SH values overflowing) becomes 0 rather than garbage.
-            let v = V(repeating: 0).replacing(with: value, where: value .== value)
-            let level = (v.within(0, 1) * 255 + 0.5).rounded(.down)
-            // 1.5·2²³ + level keeps the integer level in the low mantissa bits.
-            return SIMD8<UInt8>(truncatingIfNeeded: unsafeBitCast(level + 12_582_912, to: SIMD8<Int32>.self))
+            guard encodesSRGB else { return Self.quantiseLinear(value) }
+            var v = value
+            for lane in 0..<8 { v[lane] = SplatColorSpace.srgbEncoded(v[lane]) }
+            return Self.quantiseLinear(v)
         }
         let lane = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
         // At most 32 terms per lane, so a Float vector sum loses nothing that matters.
@@ -225,7 +240,8 @@ struct TileCompositor {
                     qr = quantise(red[h] * inv)
                     qg = quantise(green[h] * inv)
                     qb = quantise(blue[h] * inv)
-                    let qa = quantise(coverage)
+                    // Coverage is not a colour: never transfer-encoded.
+                    let qa = Self.quantiseLinear(coverage)
                     for c in 0..<count {
                         p[0] = qr[c]; p[1] = qg[c]; p[2] = qb[c]; p[3] = qa[c]
                         p += 4

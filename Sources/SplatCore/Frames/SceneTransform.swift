@@ -54,6 +54,7 @@ public enum SceneTransform {
         out.declaredFrame = scene.declaredFrame
         out.conventionalFrame = scene.conventionalFrame
         out.cameraHints = scene.cameraHints
+        out.colorSpace = scene.colorSpace
         out.warnings = scene.warnings + warnings
         for plan in plans {
             Parallel.forEachChunk(count: plan.range.count, chunkSize: chunkSize, threads: threads) { _, chunk in

@@ -48,6 +48,8 @@ public final class SplatScene: @unchecked Sendable {
     /// The frame the format is conventionally written in (`formats.md` 7.3).
     public var conventionalFrame: CoordinateSystem = .rdf
     public var cameraHints: CameraHints?
+    /// What the colours are: sRGB display values unless a glTF says linear light.
+    public var colorSpace: SplatColorSpace = .srgbRec709Display
     /// Node transforms the file draws its stored splats with (glTF); nil when the stored values
     /// are the scene. Apply them with `SceneTransform.flatten` before rendering.
     public var nodeInstances: NodeInstances?

@@ -114,6 +114,7 @@ public enum GLTFDecoder {
         scene.model = model
         scene.declaredFrame = plan.declaredFrame
         scene.conventionalFrame = .luf
+        scene.colorSpace = plan.colorSpace
         scene.cameraHints = nil
         scene.nodeInstances = facts
         warnings += plan.buffers.warnings

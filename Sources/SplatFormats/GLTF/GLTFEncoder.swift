@@ -26,16 +26,15 @@ public enum GLTFEncoder {
         case spz
     }
 
-    public enum ColorSpace: String, Sendable, CaseIterable {
-        case srgbRec709Display = "srgb_rec709_display"
-        case linRec709Display = "lin_rec709_display"
-    }
+    /// The `colorSpace` written: the scene's own (`SplatScene.colorSpace`) unless the caller says.
+    public typealias ColorSpace = SplatColorSpace
 
     public struct Options: Sendable, Equatable {
         public var container: Container
         public var compression: Compression
-        /// What the DC/SH colours are (every other format decodes as sRGB display values).
-        public var colorSpace: ColorSpace
+        /// What the DC/SH colours are; nil writes the scene's own `colorSpace` (sRGB display
+        /// values for every format but a linear glTF).
+        public var colorSpace: ColorSpace?
         /// `asset.generator`.
         public var generator: String
         /// Write the optional COLOR_0 (u8 RGBA) for viewers without the extension (left out, with
@@ -44,7 +43,7 @@ public enum GLTFEncoder {
         /// SPZ position fractional bits; nil picks 12 or fewer so the scene fits the 24-bit range.
         public var spzFractionalBits: Int?
 
-        public init(container: Container = .glb, compression: Compression = .none, colorSpace: ColorSpace = .srgbRec709Display,
+        public init(container: Container = .glb, compression: Compression = .none, colorSpace: ColorSpace? = nil,
                     generator: String = "splatrender", writesColor: Bool = true, spzFractionalBits: Int? = nil) {
             self.container = container
             self.compression = compression
@@ -85,13 +84,13 @@ public enum GLTFEncoder {
             warnings.append("non_finite: \(selection.dropped) splat(s) with values glTF cannot store (NaN or infinity) not written")
         }
         var layout = GLTFWriteLayout(count: selection.count, degree: degree, minimum: selection.minimum, maximum: selection.maximum,
-                                     colorSpace: options.colorSpace, writesColor: options.writesColor)
+                                     colorSpace: options.colorSpace ?? scene.colorSpace, writesColor: options.writesColor)
         // Readers bound each buffer by the decoded-size ceiling (16.1); COLOR_0 makes the plain
         // buffer 4 bytes per splat larger than the model, so near the ceiling it is left out to
         // keep the file readable under default limits.
         if options.compression == .none, options.writesColor, layout.bufferBytes > DecodeLimits.serviceCeilingBytes {
             layout = GLTFWriteLayout(count: selection.count, degree: degree, minimum: selection.minimum, maximum: selection.maximum,
-                                     colorSpace: options.colorSpace, writesColor: false)
+                                     colorSpace: options.colorSpace ?? scene.colorSpace, writesColor: false)
             warnings.append("COLOR_0 not written: with it the buffer would exceed the \(DecodeLimits.serviceCeilingBytes)-byte decode limit")
         }
         var payloadBytes: [UInt8]?

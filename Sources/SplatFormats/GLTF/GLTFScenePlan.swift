@@ -81,6 +81,12 @@ struct GLTFScenePlan {
     }
 
     /// The node facts the scene carries: the file's instances, or each mesh once with the identity.
+    /// The colour space the scene renders in: the first primitive's, after the extension's
+    /// fallback (an unknown value is sRGB).
+    var colorSpace: SplatColorSpace {
+        primitives.first.flatMap { SplatColorSpace(rawValue: $0.effectiveColorSpace) } ?? .srgbRec709Display
+    }
+
     var nodeInstances: NodeInstances {
         let identity: [Double] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
         let instances = nodes?.instances ?? meshSplats.indices.map { NodeInstances.Instance(node: -1, mesh: $0, matrix: identity) }

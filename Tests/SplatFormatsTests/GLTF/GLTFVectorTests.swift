@@ -122,6 +122,19 @@ import TestSupport
         }
     }
 
+    /// The primitive's `colorSpace` reaches the scene (the renderer acts on it), and a glTF
+    /// written from a linear scene says so again.
+    @Test func colorSpaceReachesTheSceneAndRoundTrips() throws {
+        let linear = try SplatFile.decode(path: GLTFExpectations.vector("sh3-datauri.gltf")).scene
+        #expect(linear.colorSpace == .linearRec709Display)
+        #expect(try SplatFile.decode(path: GLTFExpectations.vector("minimal.glb")).scene.colorSpace == .srgbRec709Display)
+        let written = try GLTFEncoder.encode(linear).bytes
+        let again = try written.withUnsafeBytes { (raw) throws(SplatError) in
+            try SplatFile.decode(InputBytes(copying: raw, name: "again.glb"))
+        }
+        #expect(again.scene.colorSpace == .linearRec709Display)
+    }
+
     @Test func externalBufferNeedsAFolder() throws {
         let path = GLTFExpectations.vector("external-buffer.gltf")
         let file = try InputBytes(path: path)
