@@ -130,6 +130,17 @@ public struct FrameDecision: Sendable, Equatable {
         }
     }
 
+    /// A camera given in the stored frame (a training camera of `cameras.json`), moved exactly as
+    /// `apply(to:)` moves the scene, so it sees the converted scene as it saw the stored one.
+    public func apply(to camera: TrainingCamera) -> TrainingCamera {
+        var moved = camera.converted(by: conversion)
+        if let upRotation {
+            moved = moved.rotated(by: upRotation)
+            if flip { moved = moved.converted(by: .halfTurnX) }
+        }
+        return moved
+    }
+
     /// One line for logs and `--verbose`: e.g. "RDF (format default) → RUB, up +Z (estimated, confidence 0.46)".
     public var summary: String {
         let why: String
