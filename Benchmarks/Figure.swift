@@ -27,18 +27,6 @@ struct Figure: Sendable {
     /// Facts about the input (file, splats, bytes) for the JSON line.
     var details: [(String, JSONScalar)] = []
 
-    init(suite: String, name: String, unit: String, sample: Sample, baseline: Baseline? = nil,
-         target: Target? = nil, note: String? = nil, details: [(String, JSONScalar)] = []) {
-        self.suite = suite
-        self.name = name
-        self.unit = unit
-        self.sample = sample
-        self.baseline = baseline
-        self.target = target
-        self.note = note
-        self.details = details
-    }
-
     /// Median over the baseline's median (for times: how many times slower than the floor;
     /// for thread scaling: the all-threads time over the one-thread time).
     var ratio: Double? {
