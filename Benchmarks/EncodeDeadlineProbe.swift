@@ -25,15 +25,12 @@ struct EncodeDeadlineProbe {
 
     /// `splat-bench encode-deadline [--shared PATH]`: the probe alone, table to stdout.
     static func main(_ arguments: [String]) -> Int32 {
-        do {
+        ToolCommand("encode-deadline").run {
             let shared = arguments.first == "--shared" ? arguments.dropFirst().first : nil
             let report = try Report(machine: Machine.current(packageRoot: BenchmarkPaths.builtPackageRoot), jsonPath: "/dev/null")
             try EncodeDeadlineProbe(report: report, shared: shared).run()
             print(report.table())
             return 0
-        } catch {
-            FileHandle.standardError.write(Data("encode-deadline: \(error)\n".utf8))
-            return 1
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SplatCore
 
 /// One reported number: a measured sample beside the baseline it should be judged against,
 /// measured in the same run, and the issue's target when there is one.
@@ -26,18 +27,6 @@ struct Figure: Sendable {
     /// Facts about the input (file, splats, bytes) for the JSON line.
     var details: [(String, JSONScalar)] = []
 
-    init(suite: String, name: String, unit: String, sample: Sample, baseline: Baseline? = nil,
-         target: Target? = nil, note: String? = nil, details: [(String, JSONScalar)] = []) {
-        self.suite = suite
-        self.name = name
-        self.unit = unit
-        self.sample = sample
-        self.baseline = baseline
-        self.target = target
-        self.note = note
-        self.details = details
-    }
-
     /// Median over the baseline's median (for times: how many times slower than the floor;
     /// for thread scaling: the all-threads time over the one-thread time).
     var ratio: Double? {
@@ -56,7 +45,7 @@ enum JSONScalar: Sendable {
 
     var json: String {
         switch self {
-        case .string(let s): return JSONScalar.quote(s)
+        case .string(let s): return JSONString.quoted(s)
         case .int(let i): return String(i)
         case .double(let d): return d.isFinite ? String(format: "%.6g", d) : "null"
         case .bool(let b): return b ? "true" : "false"
@@ -64,23 +53,4 @@ enum JSONScalar: Sendable {
         }
     }
 
-    static func quote(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 {
-                    out += String(format: "\\u%04x", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
 }

@@ -35,22 +35,12 @@ enum GLTFDecodeBenchmark {
     }
 
     static func run(_ arguments: [String]) -> Int32 {
-        var source: String?
-        var repeats = 5
-        var keep: String?
-        var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "--repeat": repeats = rest.popFirst().flatMap(Int.init) ?? repeats
-            case "--keep": keep = rest.popFirst()
-            default: source = argument
-            }
-        }
-        guard let source else {
-            FileHandle.standardError.write(Data("usage: splat-bench gltf-decode SCENE [--repeat N] [--keep DIR]\n".utf8))
-            return 2
-        }
-        do {
+        let tool = ToolCommand("gltf-decode", synopsis: "SCENE [--repeat N] [--keep DIR]")
+        let options = ToolCommand.Arguments(arguments, valueOptions: ["--repeat", "--keep"])
+        let repeats = options.value("--repeat", 5) { Int($0) }
+        let keep = options.string("--keep")
+        guard let source = options.words.last else { return tool.usage() }
+        return tool.run {
             let folder = keep ?? NSTemporaryDirectory() + "splat-bench-gltf-\(getpid())"
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             defer { if keep == nil { try? FileManager.default.removeItem(atPath: folder) } }
@@ -70,9 +60,6 @@ enum GLTFDecodeBenchmark {
             print(String(format: "ratio SPZ .glb decode / SPZ payload decode: %.2f wall, %.2f cpu",
                          ms(compressed.wall) / ms(payload.wall), compressed.cpu / payload.cpu))
             return 0
-        } catch {
-            FileHandle.standardError.write(Data("gltf-decode: \(error)\n".utf8))
-            return 1
         }
     }
 

@@ -40,8 +40,8 @@ struct Machine: Sendable {
     }
 
     var jsonObject: String {
-        "{\"cpu\":\(JSONScalar.quote(cpuModel)),\"cores\":\(cores),\"usable_cores\":\(usableCores),"
-            + "\"commit\":\(commit.map(JSONScalar.quote) ?? "null"),"
+        "{\"cpu\":\(JSONString.quoted(cpuModel)),\"cores\":\(cores),\"usable_cores\":\(usableCores),"
+            + "\"commit\":\(commit.map(JSONString.quoted) ?? "null"),"
             + "\"load1\":\(loadAverage.map { JSONScalar.double($0).json } ?? "null")}"
     }
 

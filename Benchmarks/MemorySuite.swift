@@ -42,19 +42,14 @@ struct MemorySuite {
 
     /// The child side: decode `path` once and print the byte counts as one JSON object.
     static func decodeOnce(_ arguments: [String]) -> Int32 {
-        guard let path = arguments.first else {
-            FileHandle.standardError.write(Data("usage: splat-bench decode-peak FILE\n".utf8))
-            return 2
-        }
+        let tool = ToolCommand("decode-peak", synopsis: "FILE")
+        guard let path = arguments.first else { return tool.usage() }
         let before = PeakResident.bytes ?? 0
-        do {
+        return tool.run {
             let decoded = try SplatFile.decode(path: path)
             print("{\"hwm_before\":\(before),\"splats\":\(decoded.scene.count),\"decoded_bytes\":\(decoded.scene.decodedBytes),"
                   + "\"file_bytes\":\(DecodeInput.bytesOnDisk(path)),\"hwm_after\":\(PeakResident.bytes ?? 0)}")
             return 0
-        } catch {
-            FileHandle.standardError.write(Data("decode-peak: \(error)\n".utf8))
-            return 1
         }
     }
 }

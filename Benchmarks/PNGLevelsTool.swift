@@ -8,27 +8,17 @@ import SplatImage
 /// behind `PNGWriter.defaultCompressionLevel`, and a loop to run under `perf record`.
 enum PNGLevelsTool {
     static func run(_ arguments: [String]) -> Int32 {
-        var repeats = 9
-        var levels = [1, 2, 3, 4, 5, 6, 7, 9, 12]
-        var threads: Int?
-        var files: [String] = []
-        var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "--repeat": repeats = rest.popFirst().flatMap { Int($0) } ?? repeats
-            case "--levels": levels = rest.popFirst()?.split(separator: ",").compactMap { Int($0) } ?? levels
-            case "--threads": threads = rest.popFirst().flatMap { Int($0) }
-            default: files.append(argument)
-            }
-        }
-        guard !files.isEmpty else {
-            FileHandle.standardError.write(Data("usage: splat-bench png-levels [--repeat N] [--levels L,…] [--threads T] FILE.png…\n".utf8))
-            return 2
-        }
+        let tool = ToolCommand("png-levels", synopsis: "[--repeat N] [--levels L,…] [--threads T] FILE.png…")
+        let options = ToolCommand.Arguments(arguments, valueOptions: ["--repeat", "--levels", "--threads"])
+        let repeats = options.value("--repeat", 9) { Int($0) }
+        let levels = options.value("--levels", [1, 2, 3, 4, 5, 6, 7, 9, 12]) { $0.split(separator: ",").compactMap { Int($0) } }
+        let threads = options.string("--threads").flatMap { Int($0) }
+        let files = options.words
+        guard !files.isEmpty else { return tool.usage() }
         let stopwatch = Stopwatch(warmUps: 1, runs: repeats)
         print("| image | level | bytes | × libpng | ms (median) | × raw libdeflate 6 |")
         print("|---|---|---|---|---|---|")
-        do {
+        return tool.run {
             for file in files {
                 let image = try PNGReader.read(path: file)
                 let raw = try stopwatch.measure { try RawBaselines.deflate(image.pixels, level: 6) }.median
@@ -45,10 +35,7 @@ enum PNGLevelsTool {
                                  time, time / raw))
                 }
             }
-        } catch {
-            FileHandle.standardError.write(Data("png-levels: \(error)\n".utf8))
-            return 1
+            return 0
         }
-        return 0
     }
 }

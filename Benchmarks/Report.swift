@@ -1,4 +1,5 @@
 import Foundation
+import SplatCore
 
 /// Where figures go: one JSON line per figure as soon as it is measured (stdout, or the
 /// `--json` file), a progress line on stderr, and at the end a readable table with each target
@@ -40,24 +41,24 @@ final class Report {
     func jsonLine(_ f: Figure) -> String {
         var fields: [(String, String)] = [
             ("machine", machine.jsonObject),
-            ("suite", JSONScalar.quote(f.suite)),
-            ("figure", JSONScalar.quote(f.name)),
+            ("suite", JSONString.quoted(f.suite)),
+            ("figure", JSONString.quoted(f.name)),
             ("median", JSONScalar.double(f.sample.median).json),
             ("min", JSONScalar.double(f.sample.min).json),
             ("max", JSONScalar.double(f.sample.max).json),
             ("warm_up", f.sample.warmUp.map { JSONScalar.double($0).json } ?? "null"),
             ("runs", String(f.sample.runs)),
-            ("unit", JSONScalar.quote(f.unit)),
+            ("unit", JSONString.quoted(f.unit)),
             ("cpu_median", f.sample.cpuMedian.map { JSONScalar.double($0).json } ?? "null"),
             ("baseline", f.baseline.map { JSONScalar.double($0.value).json } ?? "null"),
-            ("baseline_figure", f.baseline.map { JSONScalar.quote($0.figure) } ?? "null"),
+            ("baseline_figure", f.baseline.map { JSONString.quoted($0.figure) } ?? "null"),
             ("ratio", f.ratio.map { JSONScalar.double($0).json } ?? "null"),
-            ("target", f.target.map { JSONScalar.quote($0.text) } ?? "null"),
+            ("target", f.target.map { JSONString.quoted($0.text) } ?? "null"),
             ("met", f.target?.met.map { JSONScalar.bool($0).json } ?? "null"),
-            ("note", f.note.map(JSONScalar.quote) ?? "null"),
+            ("note", f.note.map(JSONString.quoted) ?? "null"),
         ]
         fields += f.details.map { ($0.0, $0.1.json) }
-        return "{" + fields.map { "\(JSONScalar.quote($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+        return "{" + fields.map { "\(JSONString.quoted($0.0)):\($0.1)" }.joined(separator: ",") + "}"
     }
 
     /// The table, grouped by suite; notes go on an indented line under their figure.

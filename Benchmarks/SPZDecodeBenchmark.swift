@@ -12,22 +12,12 @@ import SplatFormats
 /// non-finite filter.
 enum SPZDecodeBenchmark {
     static func run(_ arguments: [String]) -> Int32 {
-        var path: String?
-        var repeats = 5
-        var only: String?
-        var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "--repeat": repeats = rest.popFirst().flatMap(Int.init) ?? repeats
-            case "--only": only = rest.popFirst()
-            default: path = argument
-            }
-        }
-        guard let path else {
-            FileHandle.standardError.write(Data("usage: splat-bench spz-decode FILE [--repeat N] [--only ours|raw|file]\n".utf8))
-            return 2
-        }
-        do {
+        let tool = ToolCommand("spz-decode", synopsis: "FILE [--repeat N] [--only ours|raw|file]")
+        let options = ToolCommand.Arguments(arguments, valueOptions: ["--repeat", "--only"])
+        let repeats = options.value("--repeat", 5) { Int($0) }
+        let only = options.string("--only")
+        guard let path = options.words.last else { return tool.usage() }
+        return tool.run {
             let input = try InputBytes(path: path)
             let bytes = input.bytes
             let isV4 = bytes.count >= 4 && bytes[0] == 0x4E && bytes[1] == 0x47
@@ -58,9 +48,6 @@ enum SPZDecodeBenchmark {
                              results[1].1.cpu / results[0].1.cpu))
             }
             return 0
-        } catch {
-            FileHandle.standardError.write(Data("spz-decode: \(error)\n".utf8))
-            return 1
         }
     }
 

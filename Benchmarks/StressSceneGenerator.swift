@@ -33,19 +33,15 @@ enum StressSceneGenerator {
             }
         }
         guard let outDir else { return usage("missing OUTDIR") }
-        do {
+        return tool.run {
             try generate(count: count, seed: seed, outDir: outDir)
             return 0
-        } catch {
-            FileHandle.standardError.write(Data("make-stress-scene: \(error)\n".utf8))
-            return 1
         }
     }
 
-    private static func usage(_ problem: String) -> Int32 {
-        FileHandle.standardError.write(Data("make-stress-scene: \(problem)\nusage: splat-bench make-stress-scene OUTDIR [--count N] [--seed S]\n".utf8))
-        return 2
-    }
+    private static let tool = ToolCommand("make-stress-scene", synopsis: "OUTDIR [--count N] [--seed S]")
+
+    private static func usage(_ problem: String) -> Int32 { tool.usage(problem) }
 
     /// `../shared/corpus` beside the checkout (the package root is two levels above this file).
     static var corpus: URL {

@@ -36,20 +36,16 @@ enum UpEvaluation {
             default: return usage("unexpected argument \(argument)")
             }
         }
-        do {
+        return tool.run {
             let paths = try BenchmarkPaths(shared: shared)
             try evaluate(paths, roundTrip: roundTrip, stressCount: stressCount, runs: runs, showEvidence: showEvidence, stressOnly: stressOnly)
             return 0
-        } catch {
-            FileHandle.standardError.write(Data("up-eval: \(error)\n".utf8))
-            return 1
         }
     }
 
-    private static func usage(_ problem: String) -> Int32 {
-        FileHandle.standardError.write(Data("up-eval: \(problem)\nusage: splat-bench up-eval [--shared PATH] [--no-roundtrip] [--evidence] [--stress-only] [--stress-count N] [--runs N]\n".utf8))
-        return 2
-    }
+    private static let tool = ToolCommand("up-eval", synopsis: "[--shared PATH] [--no-roundtrip] [--evidence] [--stress-only] [--stress-count N] [--runs N]")
+
+    private static func usage(_ problem: String) -> Int32 { tool.usage(problem) }
 
     static func load(_ entry: UpEvaluationCorpus.Entry, paths: BenchmarkPaths) throws -> SplatScene {
         let path = try paths.corpusFile(entry.file)

@@ -25,3 +25,27 @@ enum ImageFileBytes {
         }
     }
 }
+
+/// An image reader (`PNGReader`, `AnimatedWebPReader`): it decodes bytes in memory, and reads a
+/// file or a byte array through `ImageFileBytes` the same way as every other reader.
+public protocol ImageFileReader {
+    associatedtype Decoded
+    /// Decodes bytes held in memory. `file` only labels errors; `maxPixels` caps the pixels decoded.
+    static func read(bytes: UnsafeRawBufferPointer, file: String?, maxPixels: Int) throws(SplatError) -> Decoded
+}
+
+extension ImageFileReader {
+    /// Reads and decodes the file at `path`.
+    public static func read(path: String, maxPixels: Int = ImageLimits.maxPixels) throws(SplatError) -> Decoded {
+        try ImageFileBytes.withContents(ofFile: path) { (raw: UnsafeRawBufferPointer) throws(SplatError) -> Decoded in
+            try read(bytes: raw, file: path, maxPixels: maxPixels)
+        }
+    }
+
+    /// Decodes bytes held in memory.
+    public static func read(bytes: [UInt8], file: String? = nil, maxPixels: Int = ImageLimits.maxPixels) throws(SplatError) -> Decoded {
+        try ImageFileBytes.withBytes(bytes, file: file) { (raw: UnsafeRawBufferPointer) throws(SplatError) -> Decoded in
+            try read(bytes: raw, file: file, maxPixels: maxPixels)
+        }
+    }
+}

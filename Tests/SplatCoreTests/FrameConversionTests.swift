@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SplatCore
+import TestSupport
 
 /// Largest absolute component difference.
 private func maxDiff<V: SIMD>(_ a: V, _ b: V) -> Double where V.Scalar: BinaryFloatingPoint {
@@ -31,15 +32,7 @@ private func copyScene(_ s: SplatScene) -> SplatScene {
 
 /// World covariance of splat 0 for a scene in `frame`: B · R S² Rᵀ · Bᵀ.
 private func worldCovariance(_ s: SplatScene, frame: CoordinateSystem) -> [[Double]] {
-    let w = Double(s.rotW[0]), x = Double(s.rotX[0]), y = Double(s.rotY[0]), z = Double(s.rotZ[0])
-    let r: [[Double]] = [
-        [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-        [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-        [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
-    ]
-    let sc = [s.logScaleX[0], s.logScaleY[0], s.logScaleZ[0]].map { exp(2 * Double($0)) }
-    var sigma = [[Double]](repeating: [0, 0, 0], count: 3)
-    for i in 0..<3 { for j in 0..<3 { for k in 0..<3 { sigma[i][j] += r[i][k] * sc[k] * r[j][k] } } }
+    let sigma = splatCovariance(s)
     let (ax, ay, az) = frame.axes
     let b = [[ax.x, ay.x, az.x], [ax.y, ay.y, az.y], [ax.z, ay.z, az.z]].map { $0.map(Double.init) }
     var out = [[Double]](repeating: [0, 0, 0], count: 3)

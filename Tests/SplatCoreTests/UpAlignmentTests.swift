@@ -1,5 +1,6 @@
 import Foundation
 import SplatCore
+import TestSupport
 import Testing
 
 /// Signed axes, the up → frame rule, and whole-scene rotations.
@@ -85,7 +86,7 @@ import Testing
             let a = sampleScene(), b = sampleScene()
             conversion.apply(to: a)
             rotation.apply(to: b)
-            #expect(maxDifference(covariance(a), covariance(b)) < 1e-5)
+            #expect(maxDifference(splatCovariance(a), splatCovariance(b)) < 1e-5)
             #expect(abs(a.x[0] - b.x[0]) < 1e-6 && abs(a.y[0] - b.y[0]) < 1e-6 && abs(a.z[0] - b.z[0]) < 1e-6)
             for k in 0..<a.sh.count { #expect(abs(a.sh[k] - b.sh[k]) < 1e-5, "\(from.name) sh \(k)") }
         }
@@ -98,10 +99,10 @@ import Testing
         let before = sampleScene(), after = sampleScene()
         rotation.apply(to: after)
         let r = rotation.rows
-        let s = covariance(before)
+        let s = splatCovariance(before)
         var expected = [[Double]](repeating: [0, 0, 0], count: 3)
         for i in 0..<3 { for j in 0..<3 { for k in 0..<3 { for l in 0..<3 { expected[i][j] += r[i][k] * s[k][l] * r[j][l] } } } }
-        #expect(maxDifference(covariance(after), expected) < 1e-5)
+        #expect(maxDifference(splatCovariance(after), expected) < 1e-5)
         let p = rotation.apply(point: SIMD3(Double(before.x[0]), Double(before.y[0]), Double(before.z[0])))
         #expect(abs(Double(after.x[0]) - p.x) < 1e-5 && abs(Double(after.z[0]) - p.z) < 1e-5)
         for d in [SIMD3<Double>(0, 0, 1), SIMD3(0.6, 0.8, 0), SIMD3(-0.48, 0.6, 0.64)] {
@@ -163,19 +164,6 @@ private func sampleScene() -> SplatScene {
     s.alpha[0] = 0.7; s.dcR[0] = 0.3; s.dcG[0] = -0.2; s.dcB[0] = 0.5
     for j in 0..<s.sh.count { s.sh[j] = Float(j % 7) * 0.05 - 0.15 + Float(j) * 0.001 }
     return s
-}
-
-private func covariance(_ s: SplatScene) -> [[Double]] {
-    let w = Double(s.rotW[0]), x = Double(s.rotX[0]), y = Double(s.rotY[0]), z = Double(s.rotZ[0])
-    let r: [[Double]] = [
-        [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-        [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-        [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
-    ]
-    let sc = [s.logScaleX[0], s.logScaleY[0], s.logScaleZ[0]].map { exp(2 * Double($0)) }
-    var sigma = [[Double]](repeating: [0, 0, 0], count: 3)
-    for i in 0..<3 { for j in 0..<3 { for k in 0..<3 { sigma[i][j] += r[i][k] * sc[k] * r[j][k] } } }
-    return sigma
 }
 
 private func colour(_ s: SplatScene, _ d: SIMD3<Double>) -> SIMD3<Double> {

@@ -32,16 +32,8 @@ enum SOGPythonReference {
     """
 
     static func run(_ arguments: [String]) -> Data? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return process.terminationStatus == 0 ? data : nil
+        guard let run = try? ChildProcess.run("/usr/bin/env", ["python3"] + arguments), run.succeeded else { return nil }
+        return Data(run.stdout)
     }
 
     static func decode(_ path: String) throws -> (indices: [Int], result: [String: Any]) {

@@ -65,20 +65,9 @@ enum SplatRefSampler {
     /// Runs a Python `script` given the vectors folder and `path`, which prints one JSON object.
     static func run(_ path: String, script: String) throws -> [String: Any] {
         guard let python else { throw Failure.noPython }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", script, Fixtures.vectors.path, path]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure.failed(String(decoding: errData, as: UTF8.self))
-        }
-        guard let entry = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        let run = try ChildProcess.run(python, ["-c", script, Fixtures.vectors.path, path])
+        guard run.succeeded else { throw Failure.failed(run.stderrText) }
+        guard let entry = try JSONSerialization.jsonObject(with: Data(run.stdout)) as? [String: Any] else {
             throw Failure.failed("unexpected splat_ref output")
         }
         return entry

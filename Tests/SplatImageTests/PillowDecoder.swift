@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SplatCore
+import TestSupport
 
 /// Decodes image files with Pillow (python3), an implementation independent of the libraries
 /// the writers use, so a round trip through it checks the bytes against a second reader.
@@ -50,20 +51,12 @@ enum PillowDecoder {
     }
 
     static func decode(path: String) throws -> Decoded {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, path]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, let newline = data.firstIndex(of: 0x0A) else {
-            throw SplatError(.io, "Pillow failed on \(path): \(String(decoding: errors, as: UTF8.self))")
+        let run = try ChildProcess.run("/usr/bin/env", ["python3", "-c", script, path])
+        let data = run.stdout
+        guard run.succeeded, let newline = data.firstIndex(of: 0x0A) else {
+            throw SplatError(.io, "Pillow failed on \(path): \(run.stderrText)")
         }
-        let head = try #require(try JSONSerialization.jsonObject(with: data[..<newline]) as? [String: Any])
+        let head = try #require(try JSONSerialization.jsonObject(with: Data(data[..<newline])) as? [String: Any])
         return Decoded(width: head["width"] as! Int, height: head["height"] as! Int, mode: head["mode"] as! String,
                        format: head["format"] as! String, pixels: [UInt8](data[(newline + 1)...]),
                        background: head["background"] as? [Int], frameCount: head["frames"] as! Int)

@@ -5,16 +5,6 @@ import SplatCore
 @testable import SplatService
 
 @Suite struct AdmissionControllerTests {
-    /// Waits (bounded) until `condition` holds.
-    static func eventually(_ seconds: Double = 5, _ condition: () -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            Thread.sleep(forTimeInterval: 0.002)
-        }
-        return condition()
-    }
-
     /// Names in the order things happened, from any thread.
     final class OrderLog: Sendable {
         private let names = Mutex<[String]>([])

@@ -218,18 +218,13 @@ def sog_seeds(shared, out):
         parts = sog_parts(meta, images)
         if len(parts) <= MAX_SEED:
             write(out, "sog-meta", parts)
-            buffer = io.BytesIO()
-            with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as z:
-                z.writestr("meta.json", meta)
-                for name, content in images.items():
-                    z.writestr(name, content)
-            write(out, "sog-zip", buffer.getvalue())
-            buffer = io.BytesIO()
-            with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as z:
-                z.writestr("meta.json", meta)
-                for name, content in images.items():
-                    z.writestr(name, content)
-            write(out, "sog-zip", buffer.getvalue())
+            for method in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+                buffer = io.BytesIO()
+                with zipfile.ZipFile(buffer, "w", method) as z:
+                    z.writestr("meta.json", meta)
+                    for name, content in images.items():
+                        z.writestr(name, content)
+                write(out, "sog-zip", buffer.getvalue())
         if len(meta) <= MAX_SEED:
             write(out, "detect", bytes([3]) + meta)
 

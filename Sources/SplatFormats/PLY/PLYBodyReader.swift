@@ -12,25 +12,20 @@ enum PLYBodyReader {
         switch type {
         case .int8: return Double(p.load(as: Int8.self))
         case .uint8: return Double(p.load(as: UInt8.self))
-        case .int16:
-            let raw = p.loadUnaligned(as: UInt16.self)
-            return Double(Int16(bitPattern: bigEndian ? raw.byteSwapped : raw))
-        case .uint16:
-            let raw = p.loadUnaligned(as: UInt16.self)
-            return Double(bigEndian ? raw.byteSwapped : raw)
-        case .int32:
-            let raw = p.loadUnaligned(as: UInt32.self)
-            return Double(Int32(bitPattern: bigEndian ? raw.byteSwapped : raw))
-        case .uint32:
-            let raw = p.loadUnaligned(as: UInt32.self)
-            return Double(bigEndian ? raw.byteSwapped : raw)
-        case .float32:
-            let raw = p.loadUnaligned(as: UInt32.self)
-            return Double(Float(bitPattern: bigEndian ? raw.byteSwapped : raw))
-        case .float64:
-            let raw = p.loadUnaligned(as: UInt64.self)
-            return Double(bitPattern: bigEndian ? raw.byteSwapped : raw)
+        case .int16: return Double(Int16(bitPattern: load(p, UInt16.self, bigEndian)))
+        case .uint16: return Double(load(p, UInt16.self, bigEndian))
+        case .int32: return Double(Int32(bitPattern: load(p, UInt32.self, bigEndian)))
+        case .uint32: return Double(load(p, UInt32.self, bigEndian))
+        case .float32: return Double(Float(bitPattern: load(p, UInt32.self, bigEndian)))
+        case .float64: return Double(bitPattern: load(p, UInt64.self, bigEndian))
         }
+    }
+
+    /// The unsigned integer at `p` (unaligned), in the file's byte order.
+    @inline(__always)
+    private static func load<T: FixedWidthInteger>(_ p: UnsafeRawPointer, _ type: T.Type, _ bigEndian: Bool) -> T {
+        let raw = p.loadUnaligned(as: T.self)
+        return bigEndian ? raw.byteSwapped : raw
     }
 
     /// Reads a list count (an integer type) at `p`; negative counts come back negative.

@@ -102,45 +102,8 @@ public enum PLYDecoder {
     private static func decodeFloatRows(_ base: UnsafeRawPointer, header: PLYHeader, layout: PLYGaussianLayout,
                                         into scene: SplatScene) -> QuaternionNormalization.ZeroCount {
         let vertex = header.elements[layout.vertexIndex]
-        let stride = 4 * vertex.properties.count
-        let columns = SplatScene.Column.allCases
-        // Columns to copy (the 2DGS third scale has no source) with their byte offsets in a row.
-        var copyOffsets: [Int] = []
-        var copyTargets: [UnsafeMutablePointer<Float>] = []
-        for c in columns where layout.columnProperty[c.rawValue] >= 0 {
-            copyOffsets.append(4 * layout.columnProperty[c.rawValue])
-            copyTargets.append(scene.columnBase(c))
-        }
-        let shOffsets = shSourceIndices(layout, keptDim: scene.shCoefficientsPerChannel).map { 4 * $0 }
-        let shPer = scene.shFloatsPerSplat
-        let shBase = scene.sh.baseAddress
-        let n = scene.count
-        let epilogue = ChunkEpilogue(scene: scene, layout: layout, rowsPerChunk: rowsPerChunk)
-
-        copyOffsets.withUnsafeBufferPointer { offsets in
-            copyTargets.withUnsafeBufferPointer { targets in
-                shOffsets.withUnsafeBufferPointer { shOff in
-                    Parallel.forEachChunk(count: n, chunkSize: rowsPerChunk, cancellation: CancellationToken.current) { chunk, range in
-                        let ncols = offsets.count
-                        var row = base + range.lowerBound * stride
-                        for i in range {
-                            for c in 0..<ncols {
-                                targets[c][i] = row.loadUnaligned(fromByteOffset: offsets[c], as: Float.self)
-                            }
-                            if let shBase {
-                                let d = shBase + i * shPer
-                                for j in 0..<shPer {
-                                    d[j] = row.loadUnaligned(fromByteOffset: shOff[j], as: Float.self)
-                                }
-                            }
-                            row += stride
-                        }
-                        epilogue.finish(chunk, range)
-                    }
-                }
-            }
-        }
-        return epilogue.tally.total
+        return copyRows(base, stride: 4 * vertex.properties.count, layout: layout, into: scene,
+                        source: { 4 * $0 }, load: { row, offset in row.loadUnaligned(fromByteOffset: offset, as: Float.self) })
     }
 
     // MARK: - Any binary layout
@@ -151,9 +114,20 @@ public enum PLYDecoder {
         let stride = vertex.rowSize ?? 0  // Lists in the vertex element were refused by the layout.
         let bigEndian = header.format == .binaryBigEndian
         struct Source { var offset: Int; var type: PLYScalarType }
-        func source(_ property: Int) -> Source {
-            Source(offset: vertex.byteOffset(ofProperty: property), type: vertex.properties[property].type)
-        }
+        return copyRows(base, stride: stride, layout: layout, into: scene,
+                        source: { Source(offset: vertex.byteOffset(ofProperty: $0), type: vertex.properties[$0].type) },
+                        load: { row, s in Float(PLYBodyReader.scalar(row + s.offset, s.type, bigEndian: bigEndian)) })
+    }
+
+    /// The binary row transpose on all cores: for each row (`stride` bytes apart from `base`),
+    /// every column with a source property and every kept SH float is read with `load` from where
+    /// `source` placed its property; then the chunk epilogue. `source` runs once per property, up
+    /// front; `load` once per value (inlined into the loop for each decoder).
+    @inline(__always)
+    private static func copyRows<Source>(_ base: UnsafeRawPointer, stride: Int, layout: PLYGaussianLayout, into scene: SplatScene,
+                                         source: (Int) -> Source,
+                                         load: (UnsafeRawPointer, Source) -> Float) -> QuaternionNormalization.ZeroCount {
+        // Columns to copy (the 2DGS third scale has no source) with where their values are in a row.
         var copySources: [Source] = []
         var copyTargets: [UnsafeMutablePointer<Float>] = []
         for c in SplatScene.Column.allCases where layout.columnProperty[c.rawValue] >= 0 {
@@ -170,19 +144,19 @@ public enum PLYDecoder {
             copyTargets.withUnsafeBufferPointer { targets in
                 shSources.withUnsafeBufferPointer { shSrc in
                     Parallel.forEachChunk(count: n, chunkSize: rowsPerChunk, cancellation: CancellationToken.current) { chunk, range in
+                        let ncols = sources.count
+                        var row = base + range.lowerBound * stride
                         for i in range {
-                            let row = base + i * stride
-                            for c in 0..<sources.count {
-                                let s = sources[c]
-                                targets[c][i] = Float(PLYBodyReader.scalar(row + s.offset, s.type, bigEndian: bigEndian))
+                            for c in 0..<ncols {
+                                targets[c][i] = load(row, sources[c])
                             }
                             if let shBase {
                                 let d = shBase + i * shPer
                                 for j in 0..<shPer {
-                                    let s = shSrc[j]
-                                    d[j] = Float(PLYBodyReader.scalar(row + s.offset, s.type, bigEndian: bigEndian))
+                                    d[j] = load(row, shSrc[j])
                                 }
                             }
+                            row += stride
                         }
                         epilogue.finish(chunk, range)
                     }

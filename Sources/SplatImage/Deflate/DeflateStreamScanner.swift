@@ -112,6 +112,21 @@ enum DeflateStreamScanner {
         return symbol
     }
 
+    /// The next symbol of `table` from bits the caller already ensured in the reader's buffer:
+    /// the fast entry for the low `fastBits` (`mask`) when there is one, else the slow walk.
+    @inline(__always)
+    private static func decodeBuffered(_ reader: inout LSBBitReader, _ table: HuffmanDecodeTable,
+                                       _ fast: UnsafeBufferPointer<UInt16>, _ mask: UInt64) throws(SplatError) -> Int {
+        let entry = fast[Int(reader.buffer & mask)]
+        if entry != 0 {
+            reader.drop(Int(entry & 15))
+            return Int(entry >> 4)
+        }
+        let (symbol, length) = try table.decodeSlow(reader.buffer)
+        reader.drop(length)
+        return symbol
+    }
+
     /// Extra bits after length symbols 257 … 285 and distance symbols 0 … 29.
     private static let lengthExtraBits: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0]
     private static let distanceExtraBits: [UInt8] = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13]
@@ -127,29 +142,12 @@ enum DeflateStreamScanner {
                         while true {
                             // 48 bits cover the longest length/distance pair: 15 + 5 + 15 + 13.
                             try reader.ensure(48)
-                            var symbol: Int
-                            let entry = literalFast[Int(reader.buffer & mask)]
-                            if entry != 0 {
-                                reader.drop(Int(entry & 15))
-                                symbol = Int(entry >> 4)
-                            } else {
-                                let (s, length) = try literals.decodeSlow(reader.buffer)
-                                reader.drop(length)
-                                symbol = s
-                            }
+                            var symbol = try decodeBuffered(&reader, literals, literalFast, mask)
                             if symbol < 256 { continue }
                             if symbol == 256 { return }
                             guard symbol <= 285 else { throw SplatError(.corrupt, "deflate length symbol \(symbol) is reserved") }
                             reader.drop(Int(lengthExtra[symbol - 257]))
-                            let distanceEntry = distanceFast[Int(reader.buffer & mask)]
-                            if distanceEntry != 0 {
-                                reader.drop(Int(distanceEntry & 15))
-                                symbol = Int(distanceEntry >> 4)
-                            } else {
-                                let (s, length) = try distances.decodeSlow(reader.buffer)
-                                reader.drop(length)
-                                symbol = s
-                            }
+                            symbol = try decodeBuffered(&reader, distances, distanceFast, mask)
                             guard symbol < 30 else { throw SplatError(.corrupt, "deflate distance symbol \(symbol) is reserved") }
                             reader.drop(Int(distanceExtra[symbol]))
                         }

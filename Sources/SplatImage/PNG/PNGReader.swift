@@ -9,22 +9,8 @@ import SplatCore
 /// 16-bit samples are reduced to 8 bits by libpng. Note libpng's gamma handling: a file whose
 /// gAMA chunk is far from sRGB, or a 16-bit file with no gAMA (libpng assumes linear), is
 /// converted to sRGB-encoded 8-bit values; plain 8-bit files without colour chunks are copied.
-public enum PNGReader {
+public enum PNGReader: ImageFileReader {
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-
-    /// Reads the PNG file at `path`.
-    public static func read(path: String, maxPixels: Int = ImageLimits.maxPixels) throws(SplatError) -> ImageBuffer {
-        try ImageFileBytes.withContents(ofFile: path) { (raw: UnsafeRawBufferPointer) throws(SplatError) -> ImageBuffer in
-            try read(bytes: raw, file: path, maxPixels: maxPixels)
-        }
-    }
-
-    /// Decodes PNG bytes held in memory.
-    public static func read(bytes: [UInt8], file: String? = nil, maxPixels: Int = ImageLimits.maxPixels) throws(SplatError) -> ImageBuffer {
-        try ImageFileBytes.withBytes(bytes, file: file) { (raw: UnsafeRawBufferPointer) throws(SplatError) -> ImageBuffer in
-            try read(bytes: raw, file: file, maxPixels: maxPixels)
-        }
-    }
 
     /// Decodes PNG bytes held in memory. `file` only labels errors.
     public static func read(bytes: UnsafeRawBufferPointer, file: String? = nil, maxPixels: Int = ImageLimits.maxPixels) throws(SplatError) -> ImageBuffer {

@@ -4,7 +4,7 @@ import SplatCore
 
 /// Decodes animated (or still) WebP files into full RGBA canvases through libwebp's
 /// `WebPAnimDecoder` (libwebpdemux), which applies each frame's offset, blending and disposal.
-public enum AnimatedWebPReader {
+public enum AnimatedWebPReader: ImageFileReader {
     /// A decoded animation: one RGBA canvas per frame, as a player would show it.
     public struct Animation: Sendable, Equatable {
         public var canvasWidth: Int
@@ -27,21 +27,7 @@ public enum AnimatedWebPReader {
         }
     }
 
-    /// Reads and decodes the WebP file at `path`. `maxPixels` caps frames × canvas pixels.
-    public static func read(path: String, maxPixels: Int = ImageLimits.maxPixels) throws(SplatError) -> Animation {
-        try ImageFileBytes.withContents(ofFile: path) { (raw: UnsafeRawBufferPointer) throws(SplatError) -> Animation in
-            try read(bytes: raw, file: path, maxPixels: maxPixels)
-        }
-    }
-
-    /// Decodes WebP bytes held in memory.
-    public static func read(bytes: [UInt8], file: String? = nil, maxPixels: Int = ImageLimits.maxPixels) throws(SplatError) -> Animation {
-        try ImageFileBytes.withBytes(bytes, file: file) { (raw: UnsafeRawBufferPointer) throws(SplatError) -> Animation in
-            try read(bytes: raw, file: file, maxPixels: maxPixels)
-        }
-    }
-
-    /// Decodes WebP bytes held in memory. `file` only labels errors.
+    /// Decodes WebP bytes held in memory. `file` only labels errors; `maxPixels` caps frames × canvas pixels.
     public static func read(bytes: UnsafeRawBufferPointer, file: String? = nil, maxPixels: Int = ImageLimits.maxPixels) throws(SplatError) -> Animation {
         guard bytes.count >= 12, let base = bytes.baseAddress,
               bytes.prefix(4).elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WEBP".utf8) else {

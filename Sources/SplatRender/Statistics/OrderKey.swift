@@ -10,6 +10,19 @@ protocol OrderKeySource {
     func keys(_ i: Int, into keys: UnsafeMutablePointer<SIMD16<UInt32>>)
 }
 
+extension OrderKeySource {
+    /// `keys(i, into:)` for a source of `count` elements: lanes at or past `count` (the padding
+    /// of the last vector) are `OrderKey.excluded` too.
+    @inline(__always)
+    func keys(_ i: Int, count: Int, into keys: UnsafeMutablePointer<SIMD16<UInt32>>) {
+        self.keys(i, into: keys)
+        if i + 16 > count {
+            let lane = SIMD16<Int32>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+            for q in 0..<quantities { keys[q].replace(with: OrderKey.excluded, where: lane .>= Int32(count - i)) }
+        }
+    }
+}
+
 /// 32-bit keys that sort (as unsigned integers) like the Floats they come from, so order
 /// statistics of Floats can be found by counting bits.
 enum OrderKey {

@@ -77,7 +77,6 @@ enum RadixSelection {
         defer { counts.deallocate() }
         let mask = SIMD16<UInt32>(repeating: UInt32(bins - 1))
         let dump = SIMD16<UInt32>(repeating: UInt32(bins * slots))
-        let lane = SIMD16<Int32>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
         // Per slot: its prefix as a lane splat and its first bin.
         let wanted = prefixes.flatMap { $0.map { SIMD16<UInt32>(repeating: $0) } }
         let slotBins = (0..<slots).map { SIMD16<UInt32>(repeating: UInt32($0 * bins)) }
@@ -91,10 +90,7 @@ enum RadixSelection {
                 let indices = UnsafeRawPointer(index).assumingMemoryBound(to: UInt32.self)
                 var i = range.lowerBound
                 while i < range.upperBound {
-                    source.keys(i, into: k)
-                    if i + 16 > count {
-                        for q in 0..<quantities { k[q].replace(with: OrderKey.excluded, where: lane .>= Int32(count - i)) }
-                    }
+                    source.keys(i, count: count, into: k)
                     for q in 0..<quantities {
                         let digits = (k[q] &>> digit.shift) & mask
                         if let matchShift {

@@ -137,7 +137,6 @@ enum SampledSelection {
         let lo = brackets.map { SIMD16<Int32>(repeating: $0.lo) }, hi = brackets.map { SIMD16<Int32>(repeating: $0.hi) }
         let hiEqual = brackets.map { SIMD16<Int32>(repeating: $0.hiEqual) }
         let laneBits = SIMD16<Int32>(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768)
-        let laneIndex = SIMD16<Int32>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
         let quantityOf = brackets.map(\.quantity)
         let excludedSigned = SIMD16<Int32>(repeating: .max)
         Parallel.forEachChunk(count: count, chunkSize: chunkSize, threads: threads) { c, range in
@@ -158,10 +157,7 @@ enum SampledSelection {
                 quantityOf.withUnsafeBufferPointer { quantityOf in
                     var i = range.lowerBound
                     while i < range.upperBound {
-                        source.keys(i, into: k)
-                        if i + 16 > count {
-                            for q in 0..<quantities { k[q].replace(with: OrderKey.excluded, where: laneIndex .>= Int32(count - i)) }
-                        }
+                        source.keys(i, count: count, into: k)
                         for q in 0..<quantities {
                             // A true lane of a mask is −1: subtracting counts it. Excluded keys
                             // are counted (`.!=` goes lane by lane) and taken from the total.

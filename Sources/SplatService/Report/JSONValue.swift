@@ -1,3 +1,5 @@
+import SplatCore
+
 /// A JSON document with object keys kept in insertion order, so reports read top-down the same
 /// way every run (Foundation's serializer either shuffles keys or sorts them alphabetically).
 /// `serialized(pretty: false)` is the stable one-line encoding used for JSON Lines reports.
@@ -37,7 +39,7 @@ public indirect enum JSONValue: Sendable, Equatable, Encodable {
         // Swift prints whole numbers as "2.0" and tiny ones as "1e-05": both valid JSON.
         case .double(let d): out += d.isFinite ? d.description : "null"
         case .float(let f): out += f.isFinite ? f.description : "null"
-        case .string(let s): Self.quote(s, into: &out)
+        case .string(let s): JSONString.append(s, to: &out)
         case .array(let items):
             if items.isEmpty { out += "[]"; return }
             // Short arrays of scalars (vectors) stay on one line.
@@ -56,7 +58,7 @@ public indirect enum JSONValue: Sendable, Equatable, Encodable {
             for (i, (key, value)) in members.enumerated() {
                 if i > 0 { out += "," }
                 if let indent { out += "\n" + String(repeating: "  ", count: indent + 1) }
-                Self.quote(key, into: &out)
+                JSONString.append(key, to: &out)
                 out += indent == nil ? ":" : ": "
                 value.write(into: &out, indent: indent.map { $0 + 1 })
             }
@@ -114,23 +116,5 @@ public indirect enum JSONValue: Sendable, Equatable, Encodable {
         case .array, .object: false
         default: true
         }
-    }
-
-    private static func quote(_ s: String, into out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
     }
 }

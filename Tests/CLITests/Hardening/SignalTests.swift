@@ -10,16 +10,6 @@ import Glibc
 /// `interrupted`, finalise the report and exit 143/130. Before, SIGTERM during `turntable` left
 /// 18 frames and a `.tmp-` file, and during `thumbnails` a half-written input with no line.
 @Suite struct HardeningSignalTests {
-    /// Polls `condition` every 10 ms for up to `timeout`.
-    static func eventually(_ timeout: Duration, _ condition: () -> Bool) -> Bool {
-        let end = ContinuousClock.now + timeout
-        while ContinuousClock.now < end {
-            if condition() { return true }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        return condition()
-    }
-
     @Test func sigtermDuringTurntableLeavesNothing() throws {
         let dir = try Hardening.folder("sigterm")
         let frames = dir.appendingPathComponent("frames")
@@ -28,7 +18,7 @@ import Glibc
                                      stdin: .null, stdout: .null, stderr: .null)
         defer { child.kill9() }
         let third = frames.appendingPathComponent("frame_002.png").path
-        #expect(Self.eventually(.seconds(60)) { FileManager.default.fileExists(atPath: third) || !child.isRunning },
+        #expect(eventually(timeout: .seconds(60)) { FileManager.default.fileExists(atPath: third) || !child.isRunning },
                 "no frames appeared")
         try #require(child.isRunning, "ended before the signal: \(String(describing: child.termination))")
         child.send(SIGTERM)
@@ -45,7 +35,7 @@ import Glibc
         defer { child.kill9() }
         // Once the first input has its line, the next ones are in flight.
         let partial = report + ".partial"
-        #expect(Self.eventually(.seconds(60)) {
+        #expect(eventually(timeout: .seconds(60)) {
             ((try? Data(contentsOf: URL(fileURLWithPath: partial)))?.contains(10) ?? false) || !child.isRunning
         })
         try #require(child.isRunning, "ended before the signal: \(String(describing: child.termination))")

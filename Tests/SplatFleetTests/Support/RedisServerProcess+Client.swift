@@ -18,3 +18,11 @@ extension RedisClient.Options {
         return options
     }
 }
+
+/// Runs `body` with a private redis-server (started with `arguments`) and a test client of it;
+/// the server is stopped when `body` returns or throws.
+func withRedis<T>(_ arguments: [String] = [], _ body: (RedisServerProcess, RedisClient) throws -> T) throws -> T {
+    let server = try RedisServerProcess.start(arguments)
+    defer { server.stop() }
+    return try body(server, server.client())
+}

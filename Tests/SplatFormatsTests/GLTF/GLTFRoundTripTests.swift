@@ -135,18 +135,11 @@ import TestSupport
         sys.exit(1 if errors else 0)
         """
 
-    /// (exit status, messages) of the validator on a file.
+    /// (exit code or -1, messages: standard output, then standard error) of the validator on a file.
     static func validate(_ path: String) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: SplatRefSampler.python!)
-        process.arguments = ["-c", validator, Fixtures.shared.appendingPathComponent("spec/gltf-schema").path, path]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        let run = try ChildProcess.run(SplatRefSampler.python!,
+                                       ["-c", validator, Fixtures.shared.appendingPathComponent("spec/gltf-schema").path, path])
+        return (run.exitCode ?? -1, run.stdoutText + run.stderrText)
     }
 
     @Test(.enabled(if: SplatRefSampler.available))
