@@ -1,5 +1,6 @@
 /// A value that goes up and down (requests in flight, bytes reserved).
-public final class Gauge: Sendable {
+public final class Gauge: SingleValueMetric {
+    public static let typeName = "gauge"
     private let storage = AtomicDouble()
 
     init() {}
@@ -10,30 +11,7 @@ public final class Gauge: Sendable {
 }
 
 /// A gauge family: one `Gauge` per set of label values.
-public final class GaugeFamily: MetricFamily {
-    public let name: String
-    let help: String
-    private let children: LabelledChildren<Gauge>
-
-    init(name: String, help: String, labelNames: [String]) {
-        self.name = name
-        self.help = help
-        children = LabelledChildren(labelNames: labelNames) { Gauge() }
-    }
-
-    /// The gauge for these label values, in the order the labels were declared.
-    public func labels(_ values: String...) -> Gauge { children.child(values) }
-
-    /// The gauge of a family without labels.
-    public var unlabelled: Gauge { children.child([]) }
-
-    func expose(into out: inout String) {
-        PrometheusText.header(name: name, help: help, type: "gauge", into: &out)
-        for (labels, gauge) in children.all() {
-            PrometheusText.sample(name, labels: labels, value: gauge.value, into: &out)
-        }
-    }
-}
+public typealias GaugeFamily = ValueFamily<Gauge>
 
 /// A metric without labels whose value is read when scraped (queue depth, resident memory,
 /// CPU seconds), so it is never stale and nothing has to remember to update it. The reader

@@ -13,12 +13,12 @@ public final class MetricsRegistry: Sendable {
     /// Names must match `[a-zA-Z_:][a-zA-Z0-9_:]*` and be unique across kinds: they are
     /// constants in our code, so a bad one is a programming error and stops the process.
     public func counter(_ name: String, help: String, labels: [String] = []) -> CounterFamily {
-        register(name, labels: labels) { CounterFamily(name: name, help: help, labelNames: labels) }
+        register(name, labels: labels) { CounterFamily(name: name, help: help, labelNames: labels) { Counter() } }
     }
 
     /// A gauge family (same naming rules as `counter`).
     public func gauge(_ name: String, help: String, labels: [String] = []) -> GaugeFamily {
-        register(name, labels: labels) { GaugeFamily(name: name, help: help, labelNames: labels) }
+        register(name, labels: labels) { GaugeFamily(name: name, help: help, labelNames: labels) { Gauge() } }
     }
 
     /// A histogram family; `buckets` are upper bounds (`+Inf` is added), by default
