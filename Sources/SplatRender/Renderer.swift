@@ -3,39 +3,45 @@ import SplatCore
 import Synchronization
 
 /// Renders a scene (already in the render frame) from look-at cameras, on the CPU, following the
-/// reference rules of `rendering.md`. Create one per scene: the 3D covariances and validity are
-/// computed once in `init`, so a turntable pays only the per-frame work. The scene must not be
-/// modified (e.g. frame-converted) after the renderer is created. `render` may be called from
-/// several threads at once: each concurrent frame uses its own set of per-frame tables, which the
-/// renderer keeps for the next frame (see `releaseScratchMemory`).
+/// reference rules of `rendering.md`. Create one per scene: the view-independent state
+/// (`RenderScene`) is computed once, so a turntable pays only the per-frame work. A decoded
+/// scene must not be modified (e.g. frame-converted) after the renderer is created. `render`
+/// may be called from several threads at once: each concurrent frame uses its own set of
+/// per-frame tables, which the renderer keeps for the next frame (see `releaseScratchMemory`).
 public final class Renderer: @unchecked Sendable {
-    public let scene: SplatScene
+    /// What is drawn.
+    public let renderScene: RenderScene
+    /// The decoded scene, when the renderer was made from one.
+    public var scene: SplatScene? { renderScene.scene }
     /// Worker threads used when a frame's settings do not say (nil = all cores).
     public let threads: Int?
-    let prepared: PreparedScene
     /// Tests only: no opacity box, no pre-tests (see `TileCompositor.exhaustive`).
     var exhaustive = false
     /// Per-frame tables kept between frames; one set per concurrently rendering caller.
     private let scratchPool = Mutex<[FrameScratch]>([])
 
-    public init(scene: SplatScene, threads: Int? = nil) {
-        self.scene = scene
+    /// A renderer for a scene in its render form (decoded or compact).
+    public init(renderScene: RenderScene, threads: Int? = nil) {
+        self.renderScene = renderScene
         self.threads = threads
-        prepared = PreparedScene(scene: scene, threads: threads)
+    }
+
+    /// A renderer for a decoded scene; computes its `RenderScene`.
+    public convenience init(scene: SplatScene, threads: Int? = nil) {
+        self.init(renderScene: RenderScene(scene: scene, threads: threads), threads: threads)
     }
 
     /// Prepares a renderer under a job's token: the per-scene pass (≈ 0.1 s for millions of
     /// splats) stops when the token is cancelled, with the token's error.
-    public init(scene: SplatScene, threads: Int? = nil, cancellation: CancellationToken) throws(SplatError) {
-        self.scene = scene
-        self.threads = threads
-        prepared = PreparedScene(scene: scene, threads: threads, cancellation: cancellation)
+    public convenience init(scene: SplatScene, threads: Int? = nil, cancellation: CancellationToken) throws(SplatError) {
+        let prepared = RenderScene(scene: scene, threads: threads, cancellation: cancellation)
         try cancellation.check("while preparing the scene for rendering")
+        self.init(renderScene: prepared, threads: threads)
     }
 
     /// Splats the renderer will never draw because a value is unusable (zero-length quaternion,
     /// NaN or infinite data, overflowing covariance).
-    public var droppedSplatCount: Int { prepared.droppedCount }
+    public var droppedSplatCount: Int { renderScene.droppedCount }
 
     /// Bytes of per-frame tables the renderer keeps for reuse (they grow to the largest frame).
     public var retainedScratchBytes: Int { scratchPool.withLock { $0.reduce(0) { $0 + $1.bytes } } }
@@ -57,6 +63,7 @@ public final class Renderer: @unchecked Sendable {
         if let degree = settings.maxShDegree, degree < 0 {
             throw SplatError(.invalidArgument, "maximum SH degree \(degree), expected ≥ 0", field: "maxShDegree")
         }
+        let scene = renderScene
         guard scene.count < Int(UInt32.max) else {
             throw SplatError(.tooLarge, "\(scene.count) splats, the renderer indexes at most \(UInt32.max - 1)")
         }
@@ -67,7 +74,7 @@ public final class Renderer: @unchecked Sendable {
         let scratch = scratchPool.withLock { $0.popLast() } ?? FrameScratch()
         defer { scratchPool.withLock { $0.append(scratch) } }
         let t0 = DispatchTime.now().uptimeNanoseconds
-        var preprocessor = Preprocessor(prepared: prepared, view: view, antialiased: antialiased, shDegree: shDegree)
+        var preprocessor = Preprocessor(scene: scene, view: view, antialiased: antialiased, shDegree: shDegree)
         preprocessor.exhaustive = exhaustive
         let projection = preprocessor.run(threads: threads, scratch: scratch, cancellation: cancellation)
         try cancellation?.check("while projecting splats")
@@ -76,11 +83,11 @@ public final class Renderer: @unchecked Sendable {
             throw SplatError(.tooLarge, "frame needs \(projection.pairCount) tile pairs, limit \(settings.maxTilePairs)",
                              field: "maxTilePairs")
         }
-        let lists = TileBinner.bin(projection, view: view, threads: threads, scratch: scratch)
+        let lists = TileBinner.bin(projection, view: view, threads: threads, scratch: scratch, cancellation: cancellation)
+        try cancellation?.check("while binning splats into tiles")
         let t2 = DispatchTime.now().uptimeNanoseconds
         var compositor = TileCompositor(view: view, background: settings.background)
         compositor.exhaustive = exhaustive
-        try cancellation?.check("while binning splats into tiles")
         let composed = compositor.composite(lists: lists, threads: threads, cancellation: cancellation)
         try cancellation?.check("while compositing tiles")
         let t3 = DispatchTime.now().uptimeNanoseconds
