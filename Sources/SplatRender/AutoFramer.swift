@@ -70,20 +70,6 @@ public enum AutoFramer {
     public static func frame(_ scene: SplatScene, width: Int, height: Int, fovYDegrees: Double,
                              up: SIMD3<Double> = Camera.defaultUp, margin: Double = 1.1,
                              elevationDegrees: Double = AutoFramer.defaultElevationDegrees) -> Framing {
-        frame(.scene(scene), width: width, height: height, fovYDegrees: fovYDegrees, up: up, margin: margin,
-              elevationDegrees: elevationDegrees)
-    }
-
-    /// `frame` for a scene in its render form (decoded or compact: the same framing).
-    public static func frame(_ scene: RenderScene, width: Int, height: Int, fovYDegrees: Double,
-                             up: SIMD3<Double> = Camera.defaultUp, margin: Double = 1.1,
-                             elevationDegrees: Double = AutoFramer.defaultElevationDegrees) -> Framing {
-        frame(scene.framing, width: width, height: height, fovYDegrees: fovYDegrees, up: up, margin: margin,
-              elevationDegrees: elevationDegrees)
-    }
-
-    static func frame(_ input: FramingInput, width: Int, height: Int, fovYDegrees: Double, up: SIMD3<Double>,
-                      margin: Double, elevationDegrees: Double) -> Framing {
         let upLength = (up * up).sum().squareRoot()
         let unitUp = upLength > 0 && upLength.isFinite ? up / upLength : Camera.defaultUp
         let fovY = min(max(fovYDegrees.isFinite ? fovYDegrees : 50, 1e-3), 179.9) * .pi / 180
@@ -91,7 +77,7 @@ public enum AutoFramer {
         let fovX = 2 * atan(aspect * tan(fovY / 2))
         let margin = margin.isFinite && margin > 0 ? margin : 1.1
 
-        let sample = input.sample
+        let sample = FramingSample(scene)
         let (lower, upper) = sample.box(lower: lowerFraction, upper: upperFraction) ?? (.zero, .zero)
         let center = (lower + upper) / 2
         let size = upper - lower
@@ -99,7 +85,7 @@ public enum AutoFramer {
         // The distance at which the box's bounding sphere fits the narrower FOV: the fallback.
         let sphereDistance = { (r: Double) in max(margin * r / sin(min(fovX, fovY) / 2), r + nearClearance) }
         guard radius > 1e-6, radius.isFinite else {
-            radius = input.fallbackRadius
+            radius = fallbackRadius(scene)
             return Framing(center: center.isFinite ? center : .zero, radius: radius,
                            distance: sphereDistance(radius), up: unitUp, reference: preferredSide(up: unitUp))
         }

@@ -26,12 +26,13 @@ struct FramingSample {
 
     private init() {}
 
-    init(_ scene: SplatScene) { self.init(SampledSplats(scene)) }
-
-    init(_ sampled: SampledSplats) {
-        let n = sampled.index.count
+    init(_ scene: SplatScene) {
+        let n = scene.count
         guard n > 0 else { return }
-        let xs = sampled.x, ys = sampled.y, zs = sampled.z, alpha = sampled.alpha
+        let step = (n + Self.maximumCount - 1) / Self.maximumCount
+        let xs = scene.columnBase(.x), ys = scene.columnBase(.y), zs = scene.columnBase(.z)
+        let alpha = scene.columnBase(.alpha)
+        let sx = scene.columnBase(.logScaleX), sy = scene.columnBase(.logScaleY), sz = scene.columnBase(.logScaleZ)
 
         enum Rule { case opaque, anyOpacity, uniform }
         @inline(__always) func ruleWeight(_ i: Int, _ rule: Rule) -> Float {
@@ -49,19 +50,19 @@ struct FramingSample {
         for rule in [Rule.opaque, .anyOpacity, .uniform] {
             chosen = rule
             selected = 0
-            for i in 0..<n where ruleWeight(i, rule) > 0 { selected += 1 }
+            for i in stride(from: 0, to: n, by: step) where ruleWeight(i, rule) > 0 { selected += 1 }
             if selected >= AutoFramer.minimumSplats { break }
         }
         guard selected > 0 else { return }
         x.reserveCapacity(selected); y.reserveCapacity(selected); z.reserveCapacity(selected)
         self.weight.reserveCapacity(selected); sigma.reserveCapacity(selected); index.reserveCapacity(selected)
-        for i in 0..<n {
+        for i in stride(from: 0, to: n, by: step) {
             let w = ruleWeight(i, chosen)
             guard w > 0 else { continue }
             x.append(xs[i]); y.append(ys[i]); z.append(zs[i])
             self.weight.append(w)
-            index.append(sampled.index[i])
-            let s = exp(sampled.largestLogScale[i])
+            index.append(i)
+            let s = exp(max(sx[i], sy[i], sz[i]))
             sigma.append(s.isFinite ? s : 0)
         }
     }

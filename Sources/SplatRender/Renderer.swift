@@ -4,15 +4,15 @@ import Synchronization
 
 /// Renders a scene (already in the render frame) from look-at cameras, on the CPU, following the
 /// reference rules of `rendering.md`. Create one per scene: the view-independent state
-/// (`RenderScene`) is computed once, so a turntable pays only the per-frame work. A decoded
-/// scene must not be modified (e.g. frame-converted) after the renderer is created. `render`
+/// (`RenderScene`) is computed once, so a turntable pays only the per-frame work. The scene
+/// must not be modified (e.g. frame-converted) after the renderer is created. `render`
 /// may be called from several threads at once: each concurrent frame uses its own set of
 /// per-frame tables, which the renderer keeps for the next frame (see `releaseScratchMemory`).
 public final class Renderer: @unchecked Sendable {
-    /// What is drawn.
-    public let renderScene: RenderScene
-    /// The decoded scene, when the renderer was made from one.
-    public var scene: SplatScene? { renderScene.scene }
+    /// The scene drawn, in the render frame.
+    public var scene: SplatScene { renderScene.scene }
+    /// The per-scene state computed from it.
+    let renderScene: RenderScene
     /// Worker threads used when a frame's settings do not say (nil = all cores).
     public let threads: Int?
     /// Tests only: no opacity box, no pre-tests (see `TileCompositor.exhaustive`).
@@ -20,13 +20,12 @@ public final class Renderer: @unchecked Sendable {
     /// Per-frame tables kept between frames; one set per concurrently rendering caller.
     private let scratchPool = Mutex<[FrameScratch]>([])
 
-    /// A renderer for a scene in its render form (decoded or compact).
-    public init(renderScene: RenderScene, threads: Int? = nil) {
+    init(renderScene: RenderScene, threads: Int?) {
         self.renderScene = renderScene
         self.threads = threads
     }
 
-    /// A renderer for a decoded scene; computes its `RenderScene`.
+    /// A renderer for `scene`, which must already be in the render frame.
     public convenience init(scene: SplatScene, threads: Int? = nil) {
         self.init(renderScene: RenderScene(scene: scene, threads: threads), threads: threads)
     }
@@ -69,7 +68,7 @@ public final class Renderer: @unchecked Sendable {
         }
         let threads = settings.threads ?? self.threads
         let shDegree = min(scene.shDegree, 3, settings.maxShDegree ?? 3)
-        let antialiased = settings.antialiased ?? (scene.model == .antialiased)
+        let antialiased = settings.antialiased ?? (scene.scene.model == .antialiased)
 
         let scratch = scratchPool.withLock { $0.popLast() } ?? FrameScratch()
         defer { scratchPool.withLock { $0.append(scratch) } }

@@ -7,7 +7,7 @@ extension Preprocessor {
     ///
     /// The SH sum is unrolled per degree (a loop over a run-time coefficient count stayed a loop
     /// with overflow checks: 180 instructions a splat at degree 3, half the preprocessing of the
-    /// stress frame). Compact coefficients are first converted into a float staging block for the eight splats, then summed exactly as float coefficients are.
+    /// stress frame).
     func shadeVisible(from first: Int, count: Int, indices: UnsafePointer<UInt32>,
                       projected: UnsafeMutablePointer<ProjectedSplat>) {
         guard count > 0 else { return }
@@ -19,9 +19,6 @@ extension Preprocessor {
         }
     }
 
-    /// Floats of one splat's staged coefficients (15 RGB coefficients and padding).
-    static let stagedFloats = 48
-
     /// One copy per degree: the coefficient count is a type's constant, so every loop over
     /// coefficients is unrolled.
     private func shade<Bands: SHBandCount>(_ bands: Bands.Type, from first: Int, count: Int, indices: UnsafePointer<UInt32>,
@@ -31,10 +28,9 @@ extension Preprocessor {
         let colours = scene.colours
         let xs = scene.x, ys = scene.y, zs = scene.z
         let eye = view.eye
-        withUnsafeTemporaryAllocation(of: V.self, capacity: 16 + 8 * Self.stagedFloats / 8) { block in
+        withUnsafeTemporaryAllocation(of: V.self, capacity: 16) { block in
             let basis = block.baseAddress!
             let basisLanes = UnsafeRawPointer(basis).assumingMemoryBound(to: Float.self)
-            let staged = UnsafeMutableRawPointer(basis + 16).assumingMemoryBound(to: Float.self)
             var j = 0
             while j < count {
                 let lanes = min(8, count - j)
@@ -46,28 +42,16 @@ extension Preprocessor {
                 let dx = gather(xs) - eye.x, dy = gather(ys) - eye.y, dz = gather(zs) - eye.z
                 let length = FastSqrt.sqrt(dx * dx + dy * dy + dz * dz)
                 let inv = V(repeating: 0).replacing(with: 1 / length, where: length .> 0)
-                var x = dx * inv, y = dy * inv, z = dz * inv
-                if coefficients > 0 {
-                    if let (r0, r1, r2) = colours.directionRows {
-                        (x, y, z) = (r0.x * x + r0.y * y + r0.z * z, r1.x * x + r1.y * y + r1.z * z,
-                                     r2.x * x + r2.y * y + r2.z * z)
-                    }
-                    Self.fillBasis(basis, x: x, y: y, z: z, degree: Bands.degree)
-                    Self.stage(colours.sh, indices: index, lanes: lanes, into: staged, floats: 3 * coefficients)
-                }
+                let x = dx * inv, y = dy * inv, z = dz * inv
+                if coefficients > 0, colours.sh != nil { Self.fillBasis(basis, x: x, y: y, z: z, degree: Bands.degree) }
                 for lane in 0..<lanes {
                     let i = index[lane]
                     var colour = SphericalHarmonics.c0 * colours.dcCoefficient(i)
-                    if coefficients > 0 {
+                    if coefficients > 0, let sh = colours.sh {
                         // One splat's coefficients are contiguous (R, G, B per coefficient): an
-                        // unaligned 4-float load per coefficient, the 4th lane ignored; float
-                        // scene columns read the last coefficient exactly, as it may end the array.
-                        let p: UnsafePointer<Float>
-                        if case .float(let base, let perSplat) = colours.sh {
-                            p = base + i * perSplat
-                        } else {
-                            p = UnsafePointer(staged + lane * Self.stagedFloats)
-                        }
+                        // unaligned 4-float load per coefficient, the 4th lane ignored; the last
+                        // coefficient is read exactly, as it may end the array.
+                        let p = sh + i &* colours.perSplat
                         for k in 0..<(coefficients - 1) {
                             colour.addProduct(basisLanes[k &* 8 &+ lane], UnsafeRawPointer(p + 3 &* k).loadUnaligned(as: SIMD4<Float>.self))
                         }
@@ -83,30 +67,6 @@ extension Preprocessor {
                 }
                 j += 8
             }
-        }
-    }
-
-    /// Converts the first `floats` compact coefficients of each of the `lanes` splats into
-    /// `staged` (`stagedFloats` per splat); float coefficients are read in place and not staged.
-    /// Plain loops: LLVM vectorizes these conversions, where Swift's SIMD lane conversions stay
-    /// per lane.
-    @inline(__always)
-    private static func stage(_ sh: SplatColours.SH, indices: SIMD8<Int>, lanes: Int, into staged: UnsafeMutablePointer<Float>,
-                              floats: Int) {
-        switch sh {
-        case .spzBytes(let base, let perSplat):
-            for lane in 0..<lanes {
-                let src = base + indices[lane] * perSplat, dst = staged + lane * stagedFloats
-                // (b − 128)/128 = b·2^−7 − 1, both steps exact: the decoder's value.
-                for k in 0..<floats { dst[k] = Float(src[k]) * (1.0 / 128) - 1 }
-            }
-        case .half(let base, let perSplat):
-            for lane in 0..<lanes {
-                let src = base + indices[lane] * perSplat, dst = staged + lane * stagedFloats
-                for k in 0..<floats { dst[k] = Float(src[k]) }
-            }
-        case .float, .none:
-            break
         }
     }
 
