@@ -12,6 +12,7 @@ let commands = [
     "decode-peak FILE   decode once and print byte counts and peak RSS as JSON (run as a child by `run`)",
     "encode-deadline [--shared PATH]   how far past a 1 s deadline huge PNG, JPEG and WebP encodes run",
     "png-levels [--repeat N] [--levels L,…] [--threads T] FILE.png…   PNG size and time per libdeflate level",
+    "render-frame FILE [--side N] [--threads T] [--repeat R] [--out F.png]   frames of the default view: wall, CPU and stage times",
 ]
 switch arguments.first {
 case "run":
@@ -32,6 +33,8 @@ case "encode-deadline":
     exit(EncodeDeadlineProbe.main(Array(arguments.dropFirst())))
 case "png-levels":
     exit(PNGLevelsTool.run(Array(arguments.dropFirst())))
+case "render-frame":
+    exit(RenderFrameTool.run(Array(arguments.dropFirst())))
 default:
     FileHandle.standardError.write(Data(("usage: splat-bench COMMAND ...\n" + commands.map { "  " + $0 }.joined(separator: "\n") + "\n").utf8))
     exit(2)

@@ -10,7 +10,8 @@ import SplatCore
 /// would touch a tile is lost, and off-screen splats never pay for SH.
 ///
 /// Visible splats of chunk c are written compacted, in index order, at `c·chunkSize ..<
-/// c·chunkSize + visibleInChunk[c]` of the output tables, so no global prefix sum is needed.
+/// c·chunkSize + visibleInChunk[c]` of the output tables ("slots"), so no global prefix sum is
+/// needed and slot order is splat-index order.
 struct Preprocessor {
     /// Splats per task (a multiple of 8; independent of the thread count).
     static let chunkSize = 8192
@@ -19,55 +20,66 @@ struct Preprocessor {
     static let antialiasFloor: Float = 2.5e-5
     static let discriminantFloor: Float = 0.1
 
+    /// Per slot: the compositor's record, the depth (camera z) for the per-tile sort and the
+    /// tile rectangle for binning; `indices` (the splat index of each slot) only when asked for.
     struct Output {
         let projected: AlignedBuffer<ProjectedSplat>
-        let binInfo: AlignedBuffer<SplatBinInfo>
+        let depth: AlignedBuffer<Float>
+        let rects: AlignedBuffer<TileRect>
+        let indices: AlignedBuffer<UInt32>?
         let visibleInChunk: [Int]
         let visibleCount: Int
         let pairCount: Int
     }
 
-    let prepared: PreparedScene
+    let scene: RenderScene
     let view: ViewProjection
     let antialiased: Bool
     let shDegree: Int
     /// Tests only: bin into INRIA's rectangle alone, without the opacity-aware box.
     var exhaustive = false
-    /// Column bases, looked up once (each lookup is a cross-module call).
-    private let xs: UnsafePointer<Float>, ys: UnsafePointer<Float>, zs: UnsafePointer<Float>
 
-    init(prepared: PreparedScene, view: ViewProjection, antialiased: Bool, shDegree: Int) {
-        self.prepared = prepared
+    init(scene: RenderScene, view: ViewProjection, antialiased: Bool, shDegree: Int) {
+        self.scene = scene
         self.view = view
         self.antialiased = antialiased
         self.shDegree = shDegree
-        xs = UnsafePointer(prepared.scene.columnBase(.x))
-        ys = UnsafePointer(prepared.scene.columnBase(.y))
-        zs = UnsafePointer(prepared.scene.columnBase(.z))
     }
 
     /// A cancelled token stops it between chunks (chunks not run count no visible splats); the
-    /// renderer then throws instead of using the output.
-    func run(threads: Int?, scratch: FrameScratch = FrameScratch(), cancellation: CancellationToken? = nil) -> Output {
-        let n = prepared.count
+    /// renderer then throws instead of using the output. `recordIndices` fills `Output.indices`
+    /// (tests).
+    func run(threads: Int?, scratch: FrameScratch = FrameScratch(), cancellation: CancellationToken? = nil,
+             recordIndices: Bool = false) -> Output {
+        let n = scene.count
         let chunks = (n + Self.chunkSize - 1) / Self.chunkSize
         FrameScratch.ensure(&scratch.projected, n)
-        FrameScratch.ensure(&scratch.binInfo, n)
-        let projected = scratch.projected, binInfo = scratch.binInfo
+        FrameScratch.ensure(&scratch.depth, n)
+        FrameScratch.ensure(&scratch.rects, n)
+        let projected = scratch.projected, depth = scratch.depth, rects = scratch.rects
+        let indices = recordIndices ? AlignedBuffer<UInt32>(count: max(n, 1)) : nil
         let counts = AlignedBuffer<Int>(count: max(chunks, 1), zeroed: true)
         let pairs = AlignedBuffer<Int>(count: max(chunks, 1), zeroed: true)
         Parallel.forEachChunk(count: n, chunkSize: Self.chunkSize, threads: threads, cancellation: cancellation) { chunk, range in
-            var visible = 0
-            var pairCount = 0
-            var i = range.lowerBound
-            while i < range.upperBound {
-                projectBlock(at: i, end: range.upperBound, out: range.lowerBound, visible: &visible, pairs: &pairCount,
-                             projected: projected.base, binInfo: binInfo.base)
-                i += 8
+            // The splat index of each visible slot of this chunk, for shading (32 KiB of stack).
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: Self.chunkSize) { local in
+              withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: Self.laneRows) { lanes in
+                let out = Tables(projected: projected.base, depth: depth.base, rects: rects.base, local: local.baseAddress!,
+                                 lanes: lanes.baseAddress!)
+                var visible = 0
+                var pairCount = 0
+                var i = range.lowerBound
+                while i < range.upperBound {
+                    projectBlock(at: i, end: range.upperBound, first: range.lowerBound, visible: &visible, pairs: &pairCount,
+                                 out: out)
+                    i += 8
+                }
+                shadeVisible(from: range.lowerBound, count: visible, indices: local.baseAddress!, projected: projected.base)
+                if let indices { (indices.base + range.lowerBound).update(from: local.baseAddress!, count: visible) }
+                counts[chunk] = visible
+                pairs[chunk] = pairCount
+              }
             }
-            shadeVisible(from: range.lowerBound, count: visible, projected: projected.base, binInfo: binInfo.base)
-            counts[chunk] = visible
-            pairs[chunk] = pairCount
         }
         var visibleInChunk = [Int](repeating: 0, count: chunks)
         var totalVisible = 0, totalPairs = 0
@@ -76,29 +88,41 @@ struct Preprocessor {
             totalVisible += counts[c]
             totalPairs += pairs[c]
         }
-        return Output(projected: projected, binInfo: binInfo, visibleInChunk: visibleInChunk,
+        return Output(projected: projected, depth: depth, rects: rects, indices: indices, visibleInChunk: visibleInChunk,
                       visibleCount: totalVisible, pairCount: totalPairs)
     }
 
-    /// Projects splats i..<min(i + 8, end) and appends the visible ones at `out + visible`.
+    /// Where `projectBlock` writes: the output tables by slot, and the chunk's splat indices.
+    private struct Tables {
+        let projected: UnsafeMutablePointer<ProjectedSplat>
+        let depth: UnsafeMutablePointer<Float>
+        let rects: UnsafeMutablePointer<TileRect>
+        let local: UnsafeMutablePointer<UInt32>
+        /// A block's per-lane results, `laneRows` vectors, read back lane by lane for the visible
+        /// ones: subscripting a SIMD vector with a variable lane spills the whole vector each time.
+        let lanes: UnsafeMutablePointer<SIMD8<Float>>
+    }
+
+    static let laneRows = 13
+
+    /// Projects splats i..<min(i + 8, end) and appends the visible ones at slot `first + visible`
+    /// (their splat indices at `out.local[visible]`).
     @inline(__always)
-    private func projectBlock(at i: Int, end: Int, out: Int, visible: inout Int, pairs: inout Int,
-                              projected: UnsafeMutablePointer<ProjectedSplat>,
-                              binInfo: UnsafeMutablePointer<SplatBinInfo>) {
+    private func projectBlock(at i: Int, end: Int, first: Int, visible: inout Int, pairs: inout Int, out: Tables) {
         typealias V = SIMD8<Float>
         typealias Mask = SIMDMask<SIMD8<Int32>>
         @inline(__always) func load(_ p: UnsafePointer<Float>) -> V {
             UnsafeRawPointer(p + i).loadUnaligned(as: V.self)
         }
         @inline(__always) func finite(_ v: V) -> Mask { (v - v) .== 0 }
-        let o = load(prepared.opacity.base)
-        let px = load(xs), py = load(ys), pz = load(zs)
+        let o = load(scene.opacity)
+        let px = load(scene.x), py = load(scene.y), pz = load(scene.z)
         let r0 = view.r0, r1 = view.r1, r2 = view.r2, t = view.translation
         let tz = r2.x * px + r2.y * py + r2.z * pz + t.z
         var mask = (tz .> view.near) .& (o .>= Self.minAlpha)
-        let lanes = end - i
-        if lanes < 8 { mask = mask .& (SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7) .< Int32(lanes)) }
-        guard any(mask) else { return }
+        let remaining = end - i
+        if remaining < 8 { mask = mask .& (SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7) .< Int32(remaining)) }
+        guard mask.anyLane else { return }
         let tx = r0.x * px + r0.y * py + r0.z * pz + t.x
         let ty = r1.x * px + r1.y * py + r1.z * pz + t.y
 
@@ -113,7 +137,7 @@ struct Preprocessor {
         // T = J·R (2×3), then Σ' = T·Σ·Tᵀ.
         let a0 = j00 * r0.x + j02 * r2.x, a1 = j00 * r0.y + j02 * r2.y, a2 = j00 * r0.z + j02 * r2.z
         let b0 = j11 * r1.x + j12 * r2.x, b1 = j11 * r1.y + j12 * r2.y, b2 = j11 * r1.z + j12 * r2.z
-        let cov = prepared.covariance.base, stride = prepared.stride
+        let cov = scene.covariance, stride = scene.stride
         let s00 = load(cov), s01 = load(cov + stride), s02 = load(cov + 2 * stride)
         let s11 = load(cov + 3 * stride), s12 = load(cov + 4 * stride), s22 = load(cov + 5 * stride)
         let sa0 = s00 * a0 + s01 * a1 + s02 * a2
@@ -135,7 +159,7 @@ struct Preprocessor {
             oEff = o * FastSqrt.sqrt((det / detPlus).atLeast(Self.antialiasFloor))
         }
         mask = mask .& (detPlus .> 0) .& finite(detPlus) .& (oEff .>= Self.minAlpha)
-        guard any(mask) else { return }
+        guard mask.anyLane else { return }
         let invDet = 1 / detPlus
         let conicA = cPlus * invDet, conicB = -covB * invDet, conicC = aPlus * invDet
 
@@ -146,7 +170,7 @@ struct Preprocessor {
         let u = view.fx * tx * invZ + view.cx
         let v = view.fy * ty * invZ + view.cy
         mask = mask .& finite(u) .& finite(v) .& finite(radius)
-        guard any(mask) else { return }
+        guard mask.anyLane else { return }
 
         let gx = V(repeating: Float(view.tilesX)), gy = V(repeating: Float(view.tilesY))
         let zero = V(repeating: 0)
@@ -173,108 +197,66 @@ struct Preprocessor {
         }
         let tiles = (maxX - minX).atLeast(zero).atMost(gx) * (maxY - minY).atLeast(zero).atMost(gy)
         mask = mask .& (tiles .> 0)
-        guard any(mask) else { return }
+        guard mask.anyLane else { return }
 
         let threshold = -logOpacity - 1e-3
         let rowCoef = -0.5 * (conicC - conicB * conicB / conicA)
         let columnCoef = -0.5 * (conicA - conicB * conicB / conicC)
         let infinity = V(repeating: .infinity)
-        let rowReach = infinity.replacing(with: FastSqrt.sqrt(-1 / rowCoef), where: rowCoef .< 0)
-        let columnReach = infinity.replacing(with: FastSqrt.sqrt(-1 / columnCoef), where: columnCoef .< 0)
-        for lane in 0..<8 where mask[lane] {
-            let slot = out + visible
-            projected[slot] = ProjectedSplat(u: u[lane], v: v[lane], conicA: conicA[lane], conicB: conicB[lane],
-                                             conicC: conicC[lane], opacity: oEff[lane], red: 0, green: 0, blue: 0,
-                                             powerThreshold: threshold[lane], rowReach: rowReach[lane],
-                                             columnReach: columnReach[lane])
-            binInfo[slot] = SplatBinInfo(depth: tz[lane], index: UInt32(i + lane),
-                                         tileMinX: UInt16(minX[lane]), tileMinY: UInt16(minY[lane]),
-                                         tileMaxX: UInt16(maxX[lane]), tileMaxY: UInt16(maxY[lane]))
-            visible += 1
-            pairs += Int(tiles[lane])
+        let rowUnit = infinity.replacing(with: FastSqrt.sqrt(-1 / rowCoef), where: rowCoef .< 0)
+        let columnUnit = infinity.replacing(with: FastSqrt.sqrt(-1 / columnCoef), where: columnCoef .< 0)
+        let (rowReach, columnReach) = Self.reaches(u: u, v: v, conicA: conicA, conicB: conicB, conicC: conicC,
+                                                   rect: (minX, minY, maxX, maxY), threshold: threshold,
+                                                   rowUnit: rowUnit, columnUnit: columnUnit)
+        // Small non-negative integers (tile coordinates ≤ 1024, tile counts ≤ 2²⁰) as Int32 lanes.
+        @inline(__always) func integers(_ x: V) -> SIMD8<Int32> { unsafeBitCast(x + 12_582_912, to: SIMD8<Int32>.self) &- 0x4B40_0000 }
+        let lanes = out.lanes
+        lanes[0] = u; lanes[1] = v; lanes[2] = conicA; lanes[3] = conicB; lanes[4] = conicC; lanes[5] = oEff
+        lanes[6] = threshold; lanes[7] = rowReach; lanes[8] = columnReach; lanes[9] = tz
+        lanes[10] = unsafeBitCast(integers(minX) | integers(minY) &<< 16, to: V.self)
+        lanes[11] = unsafeBitCast(integers(maxX) | integers(maxY) &<< 16, to: V.self)
+        lanes[12] = unsafeBitCast(integers(tiles), to: V.self)
+        let lane = UnsafeRawPointer(lanes).assumingMemoryBound(to: Float.self)
+        let word = UnsafeRawPointer(lanes).assumingMemoryBound(to: UInt32.self)
+        var bits = Int((unsafeBitCast(mask, to: SIMD8<Int32>.self) & SIMD8(1, 2, 4, 8, 16, 32, 64, 128)).wrappedSum())
+        while bits != 0 {
+            let k = bits.trailingZeroBitCount
+            bits &= bits &- 1
+            let slot = first &+ visible
+            out.projected[slot] = ProjectedSplat(u: lane[k], v: lane[8 &+ k], conicA: lane[16 &+ k], conicB: lane[24 &+ k],
+                                                 conicC: lane[32 &+ k], opacity: lane[40 &+ k], red: 0, green: 0, blue: 0,
+                                                 powerThreshold: lane[48 &+ k], rowReach: lane[56 &+ k],
+                                                 columnReach: lane[64 &+ k])
+            out.depth[slot] = lane[72 &+ k]
+            let low = word[80 &+ k], high = word[88 &+ k]
+            out.rects[slot] = TileRect(UInt16(truncatingIfNeeded: low), UInt16(truncatingIfNeeded: low >> 16),
+                                       UInt16(truncatingIfNeeded: high), UInt16(truncatingIfNeeded: high >> 16))
+            out.local[visible] = UInt32(truncatingIfNeeded: i &+ k)
+            visible &+= 1
+            pairs &+= Int(word[96 &+ k])
         }
     }
 
-    /// View-dependent colour (section 9) for the `count` visible splats stored from `first`,
-    /// eight at a time: dir = normalize(μ − eye) in world coordinates, colour = max(SH + 0.5, 0).
-    private func shadeVisible(from first: Int, count: Int, projected: UnsafeMutablePointer<ProjectedSplat>,
-                              binInfo: UnsafeMutablePointer<SplatBinInfo>) {
-        guard count > 0 else { return }
-        typealias V = SIMD8<Float>
-        let scene = prepared.scene
-        let dcR = scene.columnBase(.dcR), dcG = scene.columnBase(.dcG), dcB = scene.columnBase(.dcB)
-        let coefficients = SplatScene.shCoefficientCount(degree: shDegree)
-        let shStride = scene.shFloatsPerSplat
-        let shBase = UnsafePointer(scene.sh.baseAddress)
-        let eye = view.eye
-        withUnsafeTemporaryAllocation(of: V.self, capacity: 16) { basis in
-            var j = 0
-            while j < count {
-                let lanes = min(8, count - j)
-                var index = SIMD8<Int>()
-                for lane in 0..<8 { index[lane] = Int(binInfo[first + j + min(lane, lanes - 1)].index) }
-                @inline(__always) func gather(_ p: UnsafePointer<Float>) -> V {
-                    V(p[index[0]], p[index[1]], p[index[2]], p[index[3]], p[index[4]], p[index[5]], p[index[6]], p[index[7]])
-                }
-                let dx = gather(xs) - eye.x, dy = gather(ys) - eye.y, dz = gather(zs) - eye.z
-                let length = FastSqrt.sqrt(dx * dx + dy * dy + dz * dz)
-                let inv = V(repeating: 0).replacing(with: 1 / length, where: length .> 0)
-                let x = dx * inv, y = dy * inv, z = dz * inv
-                let red = SphericalHarmonics.c0 * gather(dcR)
-                let green = SphericalHarmonics.c0 * gather(dcG)
-                let blue = SphericalHarmonics.c0 * gather(dcB)
-                let evaluateRest = coefficients > 0 && shBase != nil
-                if evaluateRest { Self.fillBasis(basis.baseAddress!, x: x, y: y, z: z, degree: shDegree) }
-                let basisLanes = UnsafeRawPointer(basis.baseAddress!).assumingMemoryBound(to: Float.self)
-                for lane in 0..<lanes {
-                    var colour = SIMD4<Float>(red[lane], green[lane], blue[lane], 0)
-                    if evaluateRest, let shBase {
-                        // One splat's coefficients are contiguous (R, G, B per coefficient): an
-                        // unaligned 4-float load per coefficient, the 4th lane ignored; the last
-                        // coefficient is read exactly, as it may end the array.
-                        let p = shBase + index[lane] * shStride
-                        for k in 0..<(coefficients - 1) {
-                            colour.addProduct(basisLanes[k * 8 + lane], UnsafeRawPointer(p + 3 * k).loadUnaligned(as: SIMD4<Float>.self))
-                        }
-                        let last = 3 * (coefficients - 1)
-                        colour.addProduct(basisLanes[(coefficients - 1) * 8 + lane], SIMD4(p[last], p[last + 1], p[last + 2], 0))
-                    }
-                    // Clamp below only: colours above 1 are legal until the final pixel (9, 14).
-                    colour = (colour + 0.5).replacing(with: 0, where: colour + 0.5 .< 0)
-                    let slot = first + j + lane
-                    projected[slot].red = colour.x
-                    projected[slot].green = colour.y
-                    projected[slot].blue = colour.z
-                }
-                j += 8
-            }
-        }
-    }
-
-    /// The non-DC real SH basis of `rendering.md` 9 at unit directions (x, y, z), bands 1...degree,
-    /// index k = l·(l+1) + m − 1.
+    /// Row and column reaches of a splat valid for every tile of its rectangle (see
+    /// `ProjectedSplat.rowReach`). On a row at offset dy the exponent peaks at dy²·rowCoef
+    /// (rowCoef = −½(C − B²/A)), so it stays below a level p < 0 wherever |dy| > √(−p)·rowUnit,
+    /// rowUnit = √(−1/rowCoef); likewise for columns. The level is the cutoff lowered by the float
+    /// error of the compositor's exponent, which grows with the size of its terms (cancellation):
+    /// they are bounded here with the rectangle's pixel centres farthest from (u, v), which bound
+    /// those of any one tile. The slack covers the rounding of these sums.
     @inline(__always)
-    static func fillBasis(_ b: UnsafeMutablePointer<SIMD8<Float>>, x: SIMD8<Float>, y: SIMD8<Float>, z: SIMD8<Float>,
-                          degree: Int) {
-        let c1 = SphericalHarmonics.c1
-        b[0] = -c1 * y
-        b[1] = c1 * z
-        b[2] = -c1 * x
-        guard degree >= 2 else { return }
-        let xx = x * x, yy = y * y, zz = z * z
-        let xy = x * y, yz = y * z, xz = x * z
-        b[3] = 1.0925484305920792 * xy
-        b[4] = -1.0925484305920792 * yz
-        b[5] = 0.31539156525252005 * (2 * zz - xx - yy)
-        b[6] = -1.0925484305920792 * xz
-        b[7] = 0.5462742152960396 * (xx - yy)
-        guard degree >= 3 else { return }
-        b[8] = -0.5900435899266435 * y * (3 * xx - yy)
-        b[9] = 2.890611442640554 * xy * z
-        b[10] = -0.4570457994644658 * y * (4 * zz - xx - yy)
-        b[11] = 0.3731763325901154 * z * (2 * zz - 3 * xx - 3 * yy)
-        b[12] = -0.4570457994644658 * x * (4 * zz - xx - yy)
-        b[13] = 1.445305721320277 * z * (xx - yy)
-        b[14] = -0.5900435899266435 * x * (xx - 3 * yy)
+    static func reaches(u: SIMD8<Float>, v: SIMD8<Float>, conicA: SIMD8<Float>, conicB: SIMD8<Float>, conicC: SIMD8<Float>,
+                        rect: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>), threshold: SIMD8<Float>,
+                        rowUnit: SIMD8<Float>, columnUnit: SIMD8<Float>) -> (row: SIMD8<Float>, column: SIMD8<Float>) {
+        @inline(__always) func magnitude(_ x: SIMD8<Float>) -> SIMD8<Float> { x.replacing(with: -x, where: x .< 0) }
+        let (minX, minY, maxX, maxY) = rect
+        let dxMax = magnitude(u - (minX * 16 + 0.5)).atLeast(magnitude(u - (maxX * 16 - 0.5)))
+        let dyMax = magnitude(v - (minY * 16 + 0.5)).atLeast(magnitude(v - (maxY * 16 - 0.5)))
+        let terms = conicA * dxMax * dxMax + conicC * dyMax * dyMax + 2 * magnitude(conicB) * dxMax * dyMax
+        let level = threshold - 0.01 - 2e-6 * terms
+        let depth = FastSqrt.sqrt(-level)
+        let row = depth * rowUnit * (1 + 1e-4) + 1e-3 + 1e-6 * magnitude(v)
+        let column = depth * columnUnit * (1 + 1e-4) + 1e-3 + 1e-6 * magnitude(u)
+        return (row, column)
     }
 }

@@ -1,4 +1,9 @@
 /// What the compositor reads for one visible splat (48 bytes, written once per frame).
+///
+/// Everything a (tile, splat) pair needs is here, so a pair costs one record fetch and a few
+/// subtractions before its first row: the row and column reaches are bounded once per splat over
+/// its whole tile rectangle rather than once per tile (the profile had a third of the stress
+/// frame's compositing in that per-pair set-up).
 struct ProjectedSplat {
     /// Projected centre in pixel units; pixel (i, j) is sampled at (i + 0.5, j + 0.5).
     var u: Float
@@ -15,21 +20,13 @@ struct ProjectedSplat {
     /// −ln(255·o_eff) − 1e−3: wherever the Gaussian's exponent is below this, α < 1/255 for sure,
     /// so whole SIMD vectors of pixels can skip exp (`rendering.md` 13).
     var powerThreshold: Float
-    /// √(−1/rowCoef) with rowCoef = −½(C − B²/A): on a row at offset dy the exponent peaks at
-    /// dy²·rowCoef, so it stays below a level p < 0 wherever |dy| > √(−p)·rowReach. +∞ when the
-    /// float conic is too degenerate to bound (no rows are skipped then).
+    /// Half-widths in pixels around (u, v) outside of which no pixel of any tile of the splat's
+    /// rectangle can pass `powerThreshold`: rows with |dy| > rowReach and columns with
+    /// |dx| > columnReach are skipped. +∞ when the float conic is too degenerate to bound.
+    /// See `Preprocessor.reaches` for the margins.
     var rowReach: Float
-    /// The same for columns: √(−1/columnCoef), columnCoef = −½(A − B²/C).
     var columnReach: Float
 }
 
-/// What binning reads for one visible splat: depth for the sort, the splat's index in the scene,
-/// and its tile rectangle [minX, maxX) × [minY, maxY).
-struct SplatBinInfo {
-    var depth: Float
-    var index: UInt32
-    var tileMinX: UInt16
-    var tileMinY: UInt16
-    var tileMaxX: UInt16
-    var tileMaxY: UInt16
-}
+/// The tile rectangle [minX, maxX) × [minY, maxY) of one visible splat, for binning.
+typealias TileRect = SIMD4<UInt16>

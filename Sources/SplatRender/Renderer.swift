@@ -3,34 +3,39 @@ import SplatCore
 import Synchronization
 
 /// Renders a scene (already in the render frame) from look-at cameras, on the CPU, following the
-/// reference rules of `rendering.md`. Create one per scene: the 3D covariances and validity are
-/// computed once in `init`, so a turntable pays only the per-frame work. The scene must not be
-/// modified (e.g. frame-converted) after the renderer is created. `render` may be called from
-/// several threads at once: each concurrent frame uses its own set of per-frame tables, which the
-/// renderer keeps for the next frame (see `releaseScratchMemory`).
+/// reference rules of `rendering.md`. Create one per scene: the view-independent state
+/// (`RenderScene`) is computed once, so a turntable pays only the per-frame work. The scene
+/// must not be modified (e.g. frame-converted) after the renderer is created. `render`
+/// may be called from several threads at once: each concurrent frame uses its own set of
+/// per-frame tables, which the renderer keeps for the next frame (see `releaseScratchMemory`).
 public final class Renderer: @unchecked Sendable {
-    public let scene: SplatScene
+    /// The scene drawn, in the render frame.
+    public var scene: SplatScene { renderScene.scene }
+    /// The per-scene state computed from it.
+    let renderScene: RenderScene
     /// Worker threads used when a frame's settings do not say (nil = all cores).
     public let threads: Int?
-    let prepared: PreparedScene
     /// Tests only: no opacity box, no pre-tests (see `TileCompositor.exhaustive`).
     var exhaustive = false
     /// Per-frame tables kept between frames; one set per concurrently rendering caller.
     private let scratchPool = Mutex<[FrameScratch]>([])
 
-    public init(scene: SplatScene, threads: Int? = nil) {
-        self.scene = scene
+    init(renderScene: RenderScene, threads: Int?) {
+        self.renderScene = renderScene
         self.threads = threads
-        prepared = PreparedScene(scene: scene, threads: threads)
+    }
+
+    /// A renderer for `scene`, which must already be in the render frame.
+    public convenience init(scene: SplatScene, threads: Int? = nil) {
+        self.init(renderScene: RenderScene(scene: scene, threads: threads), threads: threads)
     }
 
     /// Prepares a renderer under a job's token: the per-scene pass (≈ 0.1 s for millions of
     /// splats) stops when the token is cancelled, with the token's error.
-    public init(scene: SplatScene, threads: Int? = nil, cancellation: CancellationToken) throws(SplatError) {
-        self.scene = scene
-        self.threads = threads
-        prepared = PreparedScene(scene: scene, threads: threads, cancellation: cancellation)
+    public convenience init(scene: SplatScene, threads: Int? = nil, cancellation: CancellationToken) throws(SplatError) {
+        let prepared = RenderScene(scene: scene, threads: threads, cancellation: cancellation)
         try cancellation.check("while preparing the scene for rendering")
+        self.init(renderScene: prepared, threads: threads)
     }
 
     private static func linearLight(_ srgb: SIMD3<Float>) -> SIMD3<Float> {
@@ -39,7 +44,7 @@ public final class Renderer: @unchecked Sendable {
 
     /// Splats the renderer will never draw because a value is unusable (zero-length quaternion,
     /// NaN or infinite data, overflowing covariance).
-    public var droppedSplatCount: Int { prepared.droppedCount }
+    public var droppedSplatCount: Int { renderScene.droppedCount }
 
     /// Bytes of per-frame tables the renderer keeps for reuse (they grow to the largest frame).
     public var retainedScratchBytes: Int { scratchPool.withLock { $0.reduce(0) { $0 + $1.bytes } } }
@@ -61,17 +66,18 @@ public final class Renderer: @unchecked Sendable {
         if let degree = settings.maxShDegree, degree < 0 {
             throw SplatError(.invalidArgument, "maximum SH degree \(degree), expected ≥ 0", field: "maxShDegree")
         }
+        let scene = renderScene
         guard scene.count < Int(UInt32.max) else {
             throw SplatError(.tooLarge, "\(scene.count) splats, the renderer indexes at most \(UInt32.max - 1)")
         }
         let threads = settings.threads ?? self.threads
         let shDegree = min(scene.shDegree, 3, settings.maxShDegree ?? 3)
-        let antialiased = settings.antialiased ?? (scene.model == .antialiased)
+        let antialiased = settings.antialiased ?? (scene.scene.model == .antialiased)
 
         let scratch = scratchPool.withLock { $0.popLast() } ?? FrameScratch()
         defer { scratchPool.withLock { $0.append(scratch) } }
         let t0 = DispatchTime.now().uptimeNanoseconds
-        var preprocessor = Preprocessor(prepared: prepared, view: view, antialiased: antialiased, shDegree: shDegree)
+        var preprocessor = Preprocessor(scene: scene, view: view, antialiased: antialiased, shDegree: shDegree)
         preprocessor.exhaustive = exhaustive
         let projection = preprocessor.run(threads: threads, scratch: scratch, cancellation: cancellation)
         try cancellation?.check("while projecting splats")
@@ -80,14 +86,14 @@ public final class Renderer: @unchecked Sendable {
             throw SplatError(.tooLarge, "frame needs \(projection.pairCount) tile pairs, limit \(settings.maxTilePairs)",
                              field: "maxTilePairs")
         }
-        let lists = TileBinner.bin(projection, view: view, threads: threads, scratch: scratch)
+        let lists = TileBinner.bin(projection, view: view, threads: threads, scratch: scratch, cancellation: cancellation)
+        try cancellation?.check("while binning splats into tiles")
         let t2 = DispatchTime.now().uptimeNanoseconds
         // A linear-light scene blends over the background in linear light (the option is sRGB).
         let linear = scene.colorSpace == .linearRec709Display
         var compositor = TileCompositor(view: view, background: linear ? settings.background.map(Self.linearLight) : settings.background)
         compositor.encodesSRGB = linear
         compositor.exhaustive = exhaustive
-        try cancellation?.check("while binning splats into tiles")
         let composed = compositor.composite(lists: lists, threads: threads, cancellation: cancellation)
         try cancellation?.check("while compositing tiles")
         let t3 = DispatchTime.now().uptimeNanoseconds

@@ -1,13 +1,16 @@
 import SplatCore
 
-/// Per-tile, front-to-back splat lists (`rendering.md` 7, 13): one stable radix sort of the
-/// visible splats by depth (they arrive in splat-index order, so equal depths keep index order),
-/// then a stable counting scatter of each splat into every tile of its rectangle. Each tile's list
-/// is thus ordered by (depth, splat index) — the order INRIA's (tile, depth) key sort produces.
+/// Per-tile, front-to-back splat lists (`rendering.md` 7, 13): a stable counting scatter of
+/// every visible splat's slot into each tile of its rectangle, in slot (= splat index) order,
+/// then each tile's list sorted by depth on its own (`TileDepthSort`). Each tile's list is thus
+/// ordered by (depth, splat index) — the order INRIA's (tile, depth) key sort produces.
+///
+/// Nothing is copied into depth order: the compositor reads each pair's record from the
+/// preprocessor's table through its slot. A tile's records are a sparse subset of the frame's
+/// either way, so a depth-ordered copy saved no cache misses, and it cost a random-access pass
+/// and 48 bytes a splat.
 struct TileBinner {
-    /// Tile t's splats are `entries[start[t] ..< start[t + 1]]`, as indices into `splats`, which
-    /// holds the visible splats in front-to-back order — so every tile reads its records at
-    /// increasing addresses, instead of one cache miss per (tile, splat) pair.
+    /// Tile t's splats are `entries[start[t] ..< start[t + 1]]`, as slots into `splats`.
     struct TileLists {
         let start: AlignedBuffer<Int>
         let entries: AlignedBuffer<UInt32>
@@ -18,99 +21,93 @@ struct TileBinner {
 
     /// Most per-block tile counters kept at once (blocks × tiles), bounding scratch memory.
     static let maxCounters = 1 << 22
+    /// Tiles per task of the per-tile sort.
+    static let tilesPerSortTask = 16
 
+    /// A cancelled token stops the per-tile sort between tasks; the renderer then throws.
     static func bin(_ projection: Preprocessor.Output, view: ViewProjection, threads: Int?,
-                    scratch: FrameScratch = FrameScratch()) -> TileLists {
-        let visible = projection.visibleCount
+                    scratch: FrameScratch = FrameScratch(), cancellation: CancellationToken? = nil) -> TileLists {
         let tiles = view.tileCount
         let tilesX = view.tilesX
-        let binInfo = projection.binInfo.base
+        let rects = projection.rects.base
+        let chunkSize = Preprocessor.chunkSize
+        let visibleInChunk = projection.visibleInChunk
+        let chunks = visibleInChunk.count
 
-        // Depth keys of the visible splats, in splat-index order. Depths are > near ≥ 0, so the
-        // IEEE bits of the float order like the floats.
-        FrameScratch.ensure(&scratch.keys, visible)
-        FrameScratch.ensure(&scratch.values, visible)
-        FrameScratch.ensure(&scratch.scratchKeys, visible)
-        FrameScratch.ensure(&scratch.scratchValues, visible)
-        let keys = scratch.keys, values = scratch.values
-        let scratchKeys = scratch.scratchKeys, scratchValues = scratch.scratchValues
-        var chunkOffsets = [Int](), running = 0
-        for c in projection.visibleInChunk {
-            chunkOffsets.append(running)
-            running += c
-        }
-        chunkOffsets.withUnsafeBufferPointer { offsets in
-            Parallel.forEach(iterations: offsets.count, threads: threads) { c in
-                let first = c * Preprocessor.chunkSize
-                let out = offsets[c]
-                for k in 0..<projection.visibleInChunk[c] {
-                    keys[out + k] = binInfo[first + k].depth.bitPattern
-                    values[out + k] = UInt32(first + k)
-                }
-            }
-        }
-        let sorted = RadixSort.sort(keys: keys.base, values: values.base, scratchKeys: scratchKeys.base,
-                                    scratchValues: scratchValues.base, count: visible, threads: threads).values
-
-        // Records and tile rectangles in depth order (random reads once per splat, overlapped
-        // across iterations, rather than once per pair in the compositor).
-        FrameScratch.ensure(&scratch.sortedSplats, visible)
-        FrameScratch.ensure(&scratch.rects, visible)
-        let splats = scratch.sortedSplats, rects = scratch.rects
-        let projected = projection.projected.base
-        Parallel.forEachChunk(count: visible, chunkSize: 16384, threads: threads) { _, range in
-            for k in range {
-                let slot = Int(sorted[k])
-                splats[k] = projected[slot]
-                let info = binInfo[slot]
-                rects[k] = SIMD4(info.tileMinX, info.tileMinY, info.tileMaxX, info.tileMaxY)
-            }
-        }
-
-        // Stable scatter: blocks of the depth-sorted list count their pairs per tile; a scan in
-        // (tile, block) order gives each block its write position inside each tile's range.
-        var blockSize = max(16384, (visible + 63) / 64)
-        blockSize = max(blockSize, (visible + max(1, maxCounters / tiles) - 1) / max(1, maxCounters / tiles))
-        let blocks = max(1, (visible + blockSize - 1) / blockSize)
+        // Blocks of preprocessor chunks count their pairs per tile; a scan in (tile, block) order
+        // gives each block its write position inside each tile's range, so the scatter keeps
+        // slot order within every tile. Block boundaries depend only on the scene and the image.
+        var chunksPerBlock = max(1, (chunks + 63) / 64)
+        let blocksAllowed = max(1, maxCounters / tiles)
+        chunksPerBlock = max(chunksPerBlock, (chunks + blocksAllowed - 1) / blocksAllowed)
+        let blocks = max(1, (chunks + chunksPerBlock - 1) / chunksPerBlock)
         FrameScratch.ensure(&scratch.counters, blocks * tiles)
         let counters = scratch.counters
         counters.base.initialize(repeating: 0, count: blocks * tiles)
-        Parallel.forEachChunk(count: visible, chunkSize: blockSize, threads: threads) { b, range in
-            let counts = counters.base + b * tiles
-            for k in range {
-                let rect = rects[k]
-                for ty in Int(rect[1])..<Int(rect[3]) {
-                    let row = counts + ty * tilesX
-                    for tx in Int(rect[0])..<Int(rect[2]) { row[tx] += 1 }
+        return visibleInChunk.withUnsafeBufferPointer { visible in
+            @inline(__always) func forEachSlot(ofBlock b: Int, _ body: (Int) -> Void) {
+                for c in (b * chunksPerBlock)..<min(chunks, (b + 1) * chunksPerBlock) {
+                    let first = c * chunkSize
+                    for slot in first..<(first + visible[c]) { body(slot) }
                 }
             }
-        }
-        let start = AlignedBuffer<Int>(count: tiles + 1)
-        var total = 0
-        for t in 0..<tiles {
-            start[t] = total
-            for b in 0..<blocks {
-                let c = counters[b * tiles + t]
-                counters[b * tiles + t] = total
-                total += c
-            }
-        }
-        start[tiles] = total
-        FrameScratch.ensure(&scratch.entries, total)
-        let entries = scratch.entries
-        Parallel.forEachChunk(count: visible, chunkSize: blockSize, threads: threads) { b, range in
-            let offsets = counters.base + b * tiles
-            for k in range {
-                let rect = rects[k]
-                for ty in Int(rect[1])..<Int(rect[3]) {
-                    let row = offsets + ty * tilesX
-                    for tx in Int(rect[0])..<Int(rect[2]) {
-                        entries[row[tx]] = UInt32(truncatingIfNeeded: k)
-                        row[tx] += 1
+            Parallel.forEach(iterations: blocks, threads: threads) { b in
+                let counts = counters.base + b * tiles
+                forEachSlot(ofBlock: b) { slot in
+                    let rect = rects[slot]
+                    for ty in Int(rect[1])..<Int(rect[3]) {
+                        let row = counts + ty * tilesX
+                        for tx in Int(rect[0])..<Int(rect[2]) { row[tx] += 1 }
                     }
                 }
             }
+            let start = AlignedBuffer<Int>(count: tiles + 1)
+            var total = 0
+            for t in 0..<tiles {
+                start[t] = total
+                for b in 0..<blocks {
+                    let c = counters[b * tiles + t]
+                    counters[b * tiles + t] = total
+                    total += c
+                }
+            }
+            start[tiles] = total
+            FrameScratch.ensure(&scratch.entries, total)
+            let entries = scratch.entries
+            Parallel.forEach(iterations: blocks, threads: threads) { b in
+                let offsets = counters.base + b * tiles
+                forEachSlot(ofBlock: b) { slot in
+                    let rect = rects[slot]
+                    for ty in Int(rect[1])..<Int(rect[3]) {
+                        let row = offsets + ty * tilesX
+                        for tx in Int(rect[0])..<Int(rect[2]) {
+                            entries[row[tx]] = UInt32(truncatingIfNeeded: slot)
+                            row[tx] += 1
+                        }
+                    }
+                }
+            }
+            sortTiles(start: start, entries: entries, depth: projection.depth, tiles: tiles, threads: threads,
+                      cancellation: cancellation)
+            return TileLists(start: start, entries: entries, splats: projection.projected, tileCount: tiles)
         }
-        return TileLists(start: start, entries: entries, splats: splats, tileCount: tiles)
+    }
+
+    /// Sorts every tile's list by depth, a few neighbouring tiles per task (their lists are
+    /// adjacent in `entries`), with one scratch buffer per task sized to its longest list.
+    private static func sortTiles(start: AlignedBuffer<Int>, entries: AlignedBuffer<UInt32>, depth: AlignedBuffer<Float>,
+                                  tiles: Int, threads: Int?, cancellation: CancellationToken?) {
+        Parallel.forEachChunk(count: tiles, chunkSize: tilesPerSortTask, threads: threads,
+                              cancellation: cancellation) { _, range in
+            var longest = 0
+            for t in range { longest = max(longest, start[t + 1] - start[t]) }
+            guard longest > 1 else { return }
+            let scratch = UnsafeMutablePointer<UInt64>.allocate(capacity: 2 * longest)
+            defer { scratch.deallocate() }
+            for t in range {
+                TileDepthSort.sort(entries.base + start[t], count: start[t + 1] - start[t], depth: depth.base,
+                                   scratch: scratch)
+            }
+        }
     }
 }

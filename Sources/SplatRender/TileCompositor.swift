@@ -38,7 +38,6 @@ struct TileCompositor {
 
     /// A cancelled token stops it between tiles; the renderer then throws.
     func composite(lists: TileBinner.TileLists, threads: Int?, cancellation: CancellationToken? = nil) -> Output {
-        let projected = UnsafePointer(lists.splats.base)
         let tiles = lists.tileCount
         let channels = background == nil ? 4 : 3
         var pixels = [UInt8](repeating: 0, count: view.width * view.height * channels)
@@ -54,7 +53,7 @@ struct TileCompositor {
             order.withUnsafeBufferPointer { order in
                 Parallel.forEach(iterations: tiles, threads: threads, cancellation: cancellation) { k in
                     let t = order[k]
-                    coverage[t] = renderTile(t, lists: lists, projected: projected, out: outBase, channels: channels)
+                    coverage[t] = renderTile(t, lists: lists, out: outBase, channels: channels)
                 }
             }
         }
@@ -66,10 +65,11 @@ struct TileCompositor {
     /// Blends tile `t` and writes its pixels; returns the sum of 1 − T over its pixels.
     ///
     /// Splat-outer order: each splat visits only the rows, and the 8-pixel half rows, it can
-    /// reach (from the maxima of its exponent along rows and columns), updating T and S of that
-    /// half row, held in a 5 KiB stack block. Halves whose pixels have all stopped are skipped.
-    private func renderTile(_ t: Int, lists: TileBinner.TileLists, projected: UnsafePointer<ProjectedSplat>,
-                            out: UnsafeMutablePointer<UInt8>, channels: Int) -> Double {
+    /// reach (its record's row and column reaches), updating T and S of that half row, held in a
+    /// 5 KiB stack block. Halves whose pixels have all stopped are skipped. A splat's halves are
+    /// independent pixels, so they are visited side by side (left column of halves, then right):
+    /// fewer values are live at once than row by row, and the loop spills less.
+    private func renderTile(_ t: Int, lists: TileBinner.TileLists, out: UnsafeMutablePointer<UInt8>, channels: Int) -> Double {
         typealias V = SIMD8<Float>
         typealias Mask = SIMDMask<SIMD8<Int32>>
         let tileX = t % view.tilesX, tileY = t / view.tilesX
@@ -77,6 +77,7 @@ struct TileCompositor {
         let columns = min(16, view.width - x0), rows = min(16, view.height - y0)
         let first = lists.start[t], end = lists.start[t + 1]
         let entries = lists.entries.base
+        let records = UnsafePointer(lists.splats.base)
         let pixelLeft = V(0, 1, 2, 3, 4, 5, 6, 7) + (Float(x0) + 0.5)
         let pixelRight = pixelLeft + 8
         let lane = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
@@ -89,8 +90,7 @@ struct TileCompositor {
                 let st = state.baseAddress!
                 let transmittance = st, red = st + 32, green = st + 64, blue = st + 96
                 // 0 for a live pixel, +∞ once it has stopped (or lies outside the image):
-                // subtracting it from the exponent fails the cutoff test, and keeping liveness
-                // as a compare input lets `any` compile to a movemask.
+                // subtracting it from the exponent fails the cutoff test.
                 let barrier = st + 128
                 var liveHalves = 0
                 // Bit h set: every pixel of half row h has stopped (or lies outside the image).
@@ -100,60 +100,48 @@ struct TileCompositor {
                     red[h] = V(); green[h] = V(); blue[h] = V()
                     let valid = h / 2 < rows ? (h % 2 == 0 ? validLeft : validRight) : Mask(repeating: false)
                     barrier[h] = V(repeating: .infinity).replacing(with: 0, where: valid)
-                    if any(valid) { liveHalves += 1 } else { dead |= 1 << UInt32(h) }
+                    if valid.anyLane { liveHalves += 1 } else { dead |= 1 << UInt32(h) }
                 }
-                let tileLeft = Float(x0) + 0.5, tileRight = Float(x0) + 15.5
-                let tileTop = Float(y0) + 0.5, tileBottom = Float(y0) + 15.5
+                let tileLeft = Float(x0) + 0.5, tileTop = Float(y0) + 0.5
 
                 var cursor = first
                 splats: while cursor < end {
                   // Copy the next batch of records first: the loads are independent, so their
                   // cache misses overlap, where one dependent miss per splat would stall.
                   let batchCount = min(Self.batchSize, end - cursor)
-                  for k in 0..<batchCount { batch[k] = projected[Int(entries[cursor + k])] }
+                  for k in 0..<batchCount { batch[k] = records[Int(entries[cursor + k])] }
                   cursor += batchCount
                   for k in 0..<batchCount {
                     let s = batch[k]
-                    let a = s.conicA, b = s.conicB, c = s.conicC
-                    let dxNear = s.u - tileRight, dxFar = s.u - tileLeft
-                    let dyNear = s.v - tileBottom, dyFar = s.v - tileTop
-                    let dxMax = max(abs(dxNear), abs(dxFar)), dyMax = max(abs(dyNear), abs(dyFar))
-                    // The exponent's float error grows with the size of its terms (cancellation).
-                    let terms = a * dxMax * dxMax + c * dyMax * dyMax + 2 * abs(b) * dxMax * dyMax
-                    let threshold = s.powerThreshold - 0.01 - 2e-6 * terms
-                    // Rows with |dy| > reachY (columns with |dx| > reachX) cannot reach the threshold
-                    // (see `ProjectedSplat.rowReach`); the slack covers the rounding of these sums.
-                    let depth = (-threshold).squareRoot()
-                    let reachY = depth * s.rowReach * (1 + 1e-4) + 1e-3 + 1e-6 * abs(s.v)
-                    let reachX = depth * s.columnReach * (1 + 1e-4) + 1e-3 + 1e-6 * abs(s.u)
-                    var rowLo = max(0, Self.rowIndex((s.v - reachY - tileTop).rounded(.up)))
-                    var rowHi = min(rows - 1, Self.rowIndex((s.v + reachY - tileTop).rounded(.down)))
-                    var columnLo = max(0, Self.rowIndex((s.u - reachX - tileLeft).rounded(.up)))
-                    var columnHi = min(columns - 1, Self.rowIndex((s.u + reachX - tileLeft).rounded(.down)))
+                    // The first and last row and column within reach, as tile offsets: ⌈lo⌉ is
+                    // computed as −⌊−lo⌋ so one rounding serves all four.
+                    let reach = SIMD4(s.rowReach, s.rowReach, s.columnReach, s.columnReach)
+                    let centre = SIMD4(s.v - tileTop, s.v - tileTop, s.u - tileLeft, s.u - tileLeft)
+                    let toward = SIMD4<Float>(-1, 1, -1, 1)
+                    let bounds = Self.tileOffsets(((centre.addingProduct(toward, reach)) * toward).rounded(.down) * toward)
+                    var rowLo = max(0, Int(bounds[0])), rowHi = min(rows - 1, Int(bounds[1]))
+                    var columnLo = max(0, Int(bounds[2])), columnHi = min(columns - 1, Int(bounds[3]))
                     if exhaustive {
                         (rowLo, rowHi, columnLo, columnHi) = (0, rows - 1, 0, columns - 1)
                     } else if rowLo > rowHi || columnLo > columnHi {
                         continue
                     }
-
-                    // power = −½(A·dx² + C·dy²) − B·dx·dy = (−½A·dx)·dx + (−B·dy)·dx + (−½C·dy²).
-                    let dxLeft = s.u - pixelLeft, dxRight = s.u - pixelRight
-                    let quadLeft = (-0.5 * a * dxLeft) * dxLeft, quadRight = (-0.5 * a * dxRight) * dxRight
-
+                    let a = s.conicA, b = s.conicB, c = s.conicC
                     let opacity = s.opacity, cutoff = exhaustive ? -Float.greatestFiniteMagnitude : s.powerThreshold
                     let colourR = s.red, colourG = s.green, colourB = s.blue
                     let sideLo = columnLo < 8 ? 0 : 1, sideHi = columnHi >= 8 ? 1 : 0
-                    for r in rowLo...rowHi {
-                        let dy = s.v - (Float(y0 &+ r) + 0.5)
-                        let k1 = -b * dy, k0 = -0.5 * c * dy * dy
-                        for side in sideLo...sideHi {
+                    for side in sideLo...sideHi {
+                        // power = −½(A·dx² + C·dy²) − B·dx·dy = (−½A·dx)·dx + (−B·dy)·dx + (−½C·dy²).
+                        let dx = s.u - (side == 0 ? pixelLeft : pixelRight)
+                        let quad = (-0.5 * a * dx) * dx
+                        for r in rowLo...rowHi {
                             let h = 2 &* r &+ side
                             if dead & (1 &<< UInt32(truncatingIfNeeded: h)) != 0 { continue }
-                            let left = side == 0
-                            let dx = left ? dxLeft : dxRight
-                            let power = (left ? quadLeft : quadRight).addingProduct(dx, k1) + k0
+                            let dy = s.v - (Float(y0 &+ r) + 0.5)
+                            let k1 = -b * dy, k0 = -0.5 * c * dy * dy
+                            let power = quad.addingProduct(dx, k1) + k0
                             let candidate = power - barrier[h] .>= cutoff
-                            if !any(candidate) { continue }
+                            if !candidate.anyLane { continue }
                             let alpha = (opacity * FastExp.exp8(power, floor: Self.exponentFloor)).atMost(Self.maxAlpha)
                             let passes = candidate .& (power .<= 0) .& (alpha .>= Self.minAlpha)
                             let tr = transmittance[h]
@@ -165,10 +153,10 @@ struct TileCompositor {
                             green[h] = green[h].addingProduct(weight, colourG)
                             blue[h] = blue[h].addingProduct(weight, colourB)
                             transmittance[h] = tr.replacing(with: next, where: blend)
-                            if any(stop) {
+                            if stop.anyLane {
                                 let stopped = barrier[h].replacing(with: .infinity, where: stop)
                                 barrier[h] = stopped
-                                if !any(stopped .== 0) {
+                                if !(stopped .== 0).anyLane {
                                     dead |= 1 &<< UInt32(truncatingIfNeeded: h)
                                     liveHalves -= 1
                                     if liveHalves == 0 { break splats }
@@ -184,10 +172,13 @@ struct TileCompositor {
         }
     }
 
-    /// A row offset as an index, saturated to [−1, 16] (also for NaN and infinities).
+    /// Whole row or column offsets as integers, saturated to [−1, 16] (NaN gives −1), four at a
+    /// time: 1.5·2²³ + x puts the integer x in the low mantissa bits.
     @inline(__always)
-    private static func rowIndex(_ x: Float) -> Int {
-        x >= 16 ? 16 : (x >= -1 ? Int(x) : -1)
+    private static func tileOffsets(_ x: SIMD4<Float>) -> SIMD4<Int32> {
+        let low = SIMD4<Float>(repeating: -1), high = SIMD4<Float>(repeating: 16)
+        let clamped = low.replacing(with: x, where: x .>= low).replacing(with: high, where: x .> high)
+        return unsafeBitCast(clamped + 12_582_912, to: SIMD4<Int32>.self) &- 0x4B40_0000
     }
 
     /// floor(clamp(v, 0, 1)·255 + 0.5) per lane (`rendering.md` 10); NaN (only from absurd SH

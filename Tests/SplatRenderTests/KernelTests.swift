@@ -3,7 +3,7 @@ import SplatCore
 @testable import SplatRender
 import Testing
 
-/// The numeric building blocks: SIMD exp and log, the radix sort, weighted quantiles.
+/// The numeric building blocks: SIMD exp and log, the per-tile depth sort, weighted quantiles.
 @Suite struct KernelTests {
     @Test func fastExpRelativeError() {
         var worst = 0.0
@@ -31,26 +31,24 @@ import Testing
         #expect(worst < 1e-6, "worst absolute error \(worst)")
     }
 
-    @Test(arguments: [0, 1, 7, 1000, 70_000, 200_003])
-    func radixSortIsStableAndSorted(count: Int) {
+    @Test(arguments: [0, 1, 7, 47, 48, 49, 300, 5000, 70_000])
+    func tileDepthSortOrdersByDepthThenSlot(count: Int) {
         var generator = SplitMix64(seed: UInt64(count) + 1)
-        // Few distinct keys in a narrow range (many ties), plus a few far outliers.
-        let keys: [UInt32] = (0..<count).map { i in
-            i % 997 == 5 ? UInt32.max - UInt32(i % 3) : 0x3F80_0000 + UInt32(generator.next() % 5000)
+        // Slots ascending with gaps (as binning leaves them), few distinct depths in a narrow
+        // range (many ties), plus a few far outliers.
+        let slots = (0..<count).map { UInt32($0 * 3 + 1) }
+        let depth = AlignedBuffer<Float>(count: max(1, 3 * count + 2))
+        for i in 0..<(3 * count + 2) {
+            depth[i] = i % 997 == 4 ? 1e30 - Float(i % 3) : 1 + Float(generator.next() % 50) / 64
         }
-        let k = AlignedBuffer<UInt32>(count: max(count, 1)), v = AlignedBuffer<UInt32>(count: max(count, 1))
-        let sk = AlignedBuffer<UInt32>(count: max(count, 1)), sv = AlignedBuffer<UInt32>(count: max(count, 1))
-        for i in 0..<count {
-            k[i] = keys[i]
-            v[i] = UInt32(i)
-        }
-        let result = RadixSort.sort(keys: k.base, values: v.base, scratchKeys: sk.base, scratchValues: sv.base,
-                                    count: count, threads: 2)
-        let expected = (0..<count).sorted { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : $0 < $1 }
+        let entries = AlignedBuffer<UInt32>(count: max(count, 1))
+        for (k, slot) in slots.enumerated() { entries[k] = slot }
+        let scratch = UnsafeMutablePointer<UInt64>.allocate(capacity: max(2, 2 * count))
+        defer { scratch.deallocate() }
+        TileDepthSort.sort(entries.base, count: count, depth: depth.base, scratch: scratch)
+        let expected = slots.sorted { depth[Int($0)] != depth[Int($1)] ? depth[Int($0)] < depth[Int($1)] : $0 < $1 }
         var mismatches = 0
-        for i in 0..<count where result.values[i] != UInt32(expected[i]) || result.keys[i] != keys[expected[i]] {
-            mismatches += 1
-        }
+        for k in 0..<count where entries[k] != expected[k] { mismatches += 1 }
         #expect(mismatches == 0)
     }
 

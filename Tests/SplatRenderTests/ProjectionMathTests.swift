@@ -11,8 +11,8 @@ import Testing
     func project(_ scene: SplatScene, size: Int = 64, antialiased: Bool = false, shDegree: Int = 0,
                  camera: Camera = TestScenes.identityCamera) throws -> Preprocessor.Output {
         let view = try ViewProjection(camera: camera, width: size, height: size)
-        let prepared = PreparedScene(scene: scene, threads: 1)
-        return Preprocessor(prepared: prepared, view: view, antialiased: antialiased, shDegree: shDegree).run(threads: 1)
+        return Preprocessor(scene: RenderScene(scene: scene, threads: 1), view: view, antialiased: antialiased, shDegree: shDegree)
+            .run(threads: 1, recordIndices: true)
     }
 
     func close(_ a: Float, _ b: Double, _ tolerance: Double = 2e-5) -> Bool {
@@ -40,7 +40,7 @@ import Testing
         let scene = TestScenes.scene([.init(position: SIMD3(0.5, -0.25, 5))])
         let out = try project(scene)
         #expect(out.visibleCount == 1)
-        let p = out.projected[0], info = out.binInfo[0]
+        let p = out.projected[0], rect = out.rects[0]
         // u = fx·x/z + W/2, v = fy·y/z + H/2.
         #expect(close(p.u, 37.542562584220406))
         #expect(close(p.v, 29.228718707889797))
@@ -49,10 +49,10 @@ import Testing
         #expect(close(p.conicB, 0.0026026048495962793))
         #expect(close(p.conicC, 0.6528064945401416))
         #expect(p.opacity == 0.8)
-        #expect(info.depth == 5)
+        #expect(out.depth[0] == 5)
         // r = ceil(3·√λ₁) = 5 (the 0.1 floor applies: the discriminant is 6e−5); INRIA rectangle
         // from (u − 0.5, v − 0.5): x ∈ [2, 3), y ∈ [1, 3); the opacity box agrees.
-        #expect([info.tileMinX, info.tileMinY, info.tileMaxX, info.tileMaxY] == [2, 1, 3, 3])
+        #expect(rect == TileRect(2, 1, 3, 3))
         #expect(out.pairCount == 2)
         // −ln(255·o) − 1e−3.
         #expect(abs(Double(p.powerThreshold) - (-log(255 * 0.8) - 1e-3)) < 1e-5)
@@ -80,13 +80,13 @@ import Testing
         let scene = TestScenes.scene([.init(position: SIMD3(0.3, 0.108253175, 2.0),
                                             logScale: SIMD3(repeating: log(0.004)), alpha: 0.05)])
         let out = try project(scene)
-        let p = out.projected[0], info = out.binInfo[0]
+        let p = out.projected[0], rect = out.rects[0]
         #expect(close(p.u, 40.31384387633061))
         #expect(close(p.v, 34.99999998689032))
         #expect(close(p.conicA, 3.199340187208712, 1e-4))
         #expect(close(p.conicB, -0.0010219700583054673, 2e-3))
         #expect(close(p.conicC, 3.201803582046212, 1e-4))
-        #expect([info.tileMinX, info.tileMinY, info.tileMaxX, info.tileMaxY] == [2, 2, 3, 3])
+        #expect(rect == TileRect(2, 2, 3, 3))
     }
 
     @Test func jacobianClampOnlyAffectsCovariance() throws {
@@ -119,7 +119,7 @@ import Testing
         ])
         let out = try project(scene)
         #expect(out.visibleCount == 1)
-        #expect(out.binInfo[0].index == 4)
+        #expect(out.indices?[0] == 4)
     }
 
     @Test func unusableSplatsAreDroppedAndPointsKept() throws {
@@ -135,7 +135,7 @@ import Testing
         #expect(renderer.droppedSplatCount == 4)
         let out = try project(scene)
         #expect(out.visibleCount == 2)
-        #expect(out.binInfo[0].index == 4 && out.binInfo[1].index == 5)
+        #expect(out.indices?[0] == 4 && out.indices?[1] == 5)
         // A NaN SH coefficient (here in band 2 of splat 17 of 40) drops only that splat.
         var splats = (0..<40).map { k in TestScenes.Splat(position: SIMD3(Float(k % 5) * 0.1, 0, 3),
                                                           sh: Array(repeating: SIMD3(0.1, 0.1, 0.1), count: 8)) }
@@ -161,7 +161,7 @@ import Testing
             let out = try project(scene, size: 128, shDegree: degree, camera: camera)
             #expect(out.visibleCount == splats.count)
             for k in 0..<out.visibleCount {
-                let i = Int(out.binInfo[k].index)
+                let i = Int(try #require(out.indices)[k])
                 let s = splats[i]
                 let mu = SIMD3<Double>(s.position)
                 let d = (mu - eye) / ((mu - eye) * (mu - eye)).sum().squareRoot()

@@ -46,8 +46,8 @@ import TestSupport
         let result = try renderer.render(camera: TestScenes.identityCamera,
                                          settings: RenderSettings(width: size, height: size, background: bg))
         let view = try ViewProjection(camera: TestScenes.identityCamera, width: size, height: size)
-        let prepared = PreparedScene(scene: scene, threads: 1)
-        let p = Preprocessor(prepared: prepared, view: view, antialiased: false, shDegree: 0).run(threads: 1).projected[0]
+        let p = Preprocessor(scene: RenderScene(scene: scene, threads: 1), view: view, antialiased: false, shDegree: 0)
+            .run(threads: 1).projected[0]
         var worst = 0, blended = 0, offByTwo = 0
         for j in 0..<size {
             for i in 0..<size {

@@ -1,36 +1,40 @@
 import SplatCore
 
-/// The view-independent per-splat data, computed once per scene and reused by every frame of a
-/// turntable (`rendering.md` 5.1, 13): the six entries of the 3D covariance Σ = Q·diag(s²)·Qᵀ
-/// from the normalised quaternion and s = exp(log-scale), and the opacity used for culling.
+/// The view-independent per-splat pass (`rendering.md` 5.1, 13): the six entries of the 3D
+/// covariance Σ = Q·diag(s²)·Qᵀ from the normalised quaternion and s = exp(log-scale), and the
+/// opacity used for culling, written into a `RenderScene`'s columns.
 ///
 /// Splats that cannot be rendered — a zero-length quaternion, NaN or infinite values (a log-scale
 /// of −∞ is valid: s = 0), or a covariance that overflows — get opacity 0 here, which the
 /// per-frame o < 1/255 cull then removes. Decoders should already have dropped them; this keeps
 /// the renderer robust for scenes built by hand.
-final class PreparedScene: @unchecked Sendable {
-    let scene: SplatScene
-    let count: Int
-    /// Padded column length (multiple of 16, zero padding), so SIMD blocks may run past `count`.
-    let stride: Int
-    /// Σ entries xx, xy, xz, yy, yz, zz as six planar columns of `stride` floats.
-    let covariance: AlignedBuffer<Float>
-    /// Activated opacity, or 0 for dropped splats.
-    let opacity: AlignedBuffer<Float>
-    /// Number of splats given opacity 0 because they could not be rendered.
-    let droppedCount: Int
-
+enum SplatPreparation {
     static let chunkSize = 16384
 
-    /// A cancelled token stops the preparation between chunks; the caller must then discard it.
-    init(scene: SplatScene, threads: Int?, cancellation: CancellationToken? = nil) {
-        self.scene = scene
-        count = scene.count
-        stride = (count + 15) & ~15
-        covariance = AlignedBuffer(count: 6 * stride, zeroed: false)
-        opacity = AlignedBuffer(count: stride, zeroed: false)
-        let n = count, stride = self.stride
-        let cov = covariance.base, opa = opacity.base
+    /// The 14 scalar columns of a run of splats (a decoded scene's, or a decoder chunk's).
+    struct Columns {
+        var x, y, z: UnsafePointer<Float>
+        var logScaleX, logScaleY, logScaleZ: UnsafePointer<Float>
+        var rotW, rotX, rotY, rotZ: UnsafePointer<Float>
+        var alpha: UnsafePointer<Float>
+        var dcR, dcG, dcB: UnsafePointer<Float>
+
+        init(_ scene: SplatScene, from start: Int = 0) {
+            func c(_ column: SplatScene.Column) -> UnsafePointer<Float> { UnsafePointer(scene.columnBase(column) + start) }
+            (x, y, z) = (c(.x), c(.y), c(.z))
+            (logScaleX, logScaleY, logScaleZ) = (c(.logScaleX), c(.logScaleY), c(.logScaleZ))
+            (rotW, rotX, rotY, rotZ) = (c(.rotW), c(.rotX), c(.rotY), c(.rotZ))
+            alpha = c(.alpha)
+            (dcR, dcG, dcB) = (c(.dcR), c(.dcG), c(.dcB))
+        }
+    }
+
+    /// Covariances and opacities of every splat of `scene` (padding lanes zeroed); returns how
+    /// many were dropped. A cancelled token stops it between chunks; the caller must then
+    /// discard the result.
+    static func prepare(_ scene: SplatScene, covariance cov: UnsafeMutablePointer<Float>, opacity opa: UnsafeMutablePointer<Float>,
+                        stride: Int, threads: Int?, cancellation: CancellationToken? = nil) -> Int {
+        let n = scene.count
         // Padding lanes past `count` stay zero: opacity 0 means never visible.
         (opa + n).initialize(repeating: 0, count: stride - n)
         for k in 0..<6 { (cov + k * stride + n).initialize(repeating: 0, count: stride - n) }
@@ -41,13 +45,9 @@ final class PreparedScene: @unchecked Sendable {
         // Bands above 3 are never evaluated, so only bands 1–3 must be finite.
         let shChecked = 3 * SplatScene.shCoefficientCount(degree: min(scene.shDegree, 3))
         let shBase = UnsafePointer(scene.sh.baseAddress)
+        let columns = Columns(scene)
         Parallel.forEachChunk(count: n, chunkSize: Self.chunkSize, threads: threads, cancellation: cancellation) { chunk, range in
-            var droppedHere = 0
-            var i = range.lowerBound
-            while i < range.upperBound {
-                droppedHere += Self.prepareBlock(scene, at: i, end: range.upperBound, cov: cov, stride: stride, opacity: opa)
-                i += 8
-            }
+            var droppedHere = prepare(columns, range: range, covariance: cov, opacity: opa, stride: stride)
             if shChecked > 0, let shBase, !Self.allFinite(shBase + range.lowerBound * shFloats, count: range.count * shFloats) {
                 // Rare: find the splats whose bands 1–3 hold a NaN or infinity.
                 for i in range {
@@ -64,7 +64,20 @@ final class PreparedScene: @unchecked Sendable {
         }
         var total = 0
         for c in 0..<chunks { total += dropped[c] }
-        droppedCount = total
+        return total
+    }
+
+    /// Covariances and opacities of the splats in `range`, read from `columns` (indexed like
+    /// the output); returns how many were dropped.
+    static func prepare(_ columns: Columns, range: Range<Int>, covariance: UnsafeMutablePointer<Float>,
+                        opacity: UnsafeMutablePointer<Float>, stride: Int) -> Int {
+        var dropped = 0
+        var i = range.lowerBound
+        while i < range.upperBound {
+            dropped += prepareBlock(columns, at: i, end: range.upperBound, cov: covariance, stride: stride, opacity: opacity)
+            i += 8
+        }
+        return dropped
     }
 
     /// Whether `count` floats are all finite (x − x is 0 for finite x, NaN otherwise), 16 at a time.
@@ -86,17 +99,17 @@ final class PreparedScene: @unchecked Sendable {
 
     /// Covariance and opacity for splats at..<min(at + 8, end); returns how many were dropped.
     @inline(__always)
-    private static func prepareBlock(_ scene: SplatScene, at i: Int, end: Int, cov: UnsafeMutablePointer<Float>,
+    private static func prepareBlock(_ c: Columns, at i: Int, end: Int, cov: UnsafeMutablePointer<Float>,
                                      stride: Int, opacity: UnsafeMutablePointer<Float>) -> Int {
-        @inline(__always) func load(_ c: SplatScene.Column) -> SIMD8<Float> {
-            UnsafeRawPointer(scene.columnBase(c) + i).loadUnaligned(as: SIMD8<Float>.self)
+        @inline(__always) func load(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
+            UnsafeRawPointer(p + i).loadUnaligned(as: SIMD8<Float>.self)
         }
         @inline(__always) func finite(_ v: SIMD8<Float>) -> SIMDMask<SIMD8<Int32>> { (v - v) .== 0 }
-        let px = load(.x), py = load(.y), pz = load(.z)
-        var qw = load(.rotW), qx = load(.rotX), qy = load(.rotY), qz = load(.rotZ)
-        let lx = load(.logScaleX), ly = load(.logScaleY), lz = load(.logScaleZ)
-        let alpha = load(.alpha)
-        let dcR = load(.dcR), dcG = load(.dcG), dcB = load(.dcB)
+        let px = load(c.x), py = load(c.y), pz = load(c.z)
+        var qw = load(c.rotW), qx = load(c.rotX), qy = load(c.rotY), qz = load(c.rotZ)
+        let lx = load(c.logScaleX), ly = load(c.logScaleY), lz = load(c.logScaleZ)
+        let alpha = load(c.alpha)
+        let dcR = load(c.dcR), dcG = load(c.dcG), dcB = load(c.dcB)
 
         let norm = FastSqrt.sqrt(qw * qw + qx * qx + qy * qy + qz * qz)
         qw = qw / norm; qx = qx / norm; qy = qy / norm; qz = qz / norm

@@ -1,0 +1,51 @@
+import SplatCore
+
+/// A scene in the form the renderer draws it, in the render frame: per splat the centre, the six
+/// entries of the 3D covariance Σ = Q·diag(s²)·Qᵀ, the opacity used for culling (0 for splats
+/// that cannot be rendered) and the colour coefficients (`SplatColours`). Everything view
+/// independent is computed once here, so a turntable pays only the per-frame work. Centres and
+/// colours stay in the decoded scene's columns (the scene is kept and must not be modified
+/// afterwards); covariances and opacities are computed (28 bytes a splat on top of the scene).
+///
+/// Layout: planar columns, each padded to a multiple of 16 floats with zeros (opacity 0 means
+/// never visible), so SIMD blocks may run past `count`.
+final class RenderScene: @unchecked Sendable {
+    let scene: SplatScene
+    let count: Int
+    /// Padded column length.
+    let stride: Int
+    /// SH degree of the stored coefficients (bands above 3 are never evaluated).
+    let shDegree: Int
+    /// Splats given opacity 0 because a value is unusable (zero-length quaternion, NaN or
+    /// infinite data, overflowing covariance).
+    let droppedCount: Int
+    let x: UnsafePointer<Float>, y: UnsafePointer<Float>, z: UnsafePointer<Float>
+    /// Σ entries xx, xy, xz, yy, yz, zz as six planar columns of `stride` floats.
+    let covariance: UnsafePointer<Float>
+    let opacity: UnsafePointer<Float>
+    let colours: SplatColours
+    /// Own the memory behind `covariance` and `opacity`.
+    private let covarianceStorage: AlignedBuffer<Float>, opacityStorage: AlignedBuffer<Float>
+
+    /// The render form of a decoded scene already converted to the render frame. A cancelled
+    /// token stops the per-splat pass between chunks; the result must then be discarded (the
+    /// throwing `Renderer.init` does).
+    init(scene: SplatScene, threads: Int? = nil, cancellation: CancellationToken? = nil) {
+        self.scene = scene
+        count = scene.count
+        stride = Self.stride(count)
+        shDegree = scene.shDegree
+        covarianceStorage = AlignedBuffer<Float>(count: 6 * stride)
+        opacityStorage = AlignedBuffer<Float>(count: stride)
+        covariance = UnsafePointer(covarianceStorage.base)
+        opacity = UnsafePointer(opacityStorage.base)
+        droppedCount = SplatPreparation.prepare(scene, covariance: covarianceStorage.base, opacity: opacityStorage.base,
+                                                stride: stride, threads: threads, cancellation: cancellation)
+        (x, y, z) = (UnsafePointer(scene.columnBase(.x)), UnsafePointer(scene.columnBase(.y)), UnsafePointer(scene.columnBase(.z)))
+        colours = SplatColours(red: scene.columnBase(.dcR), green: scene.columnBase(.dcG), blue: scene.columnBase(.dcB),
+                               sh: scene.shDegree > 0 ? UnsafePointer(scene.sh.baseAddress) : nil,
+                               perSplat: scene.shFloatsPerSplat)
+    }
+
+    static func stride(_ count: Int) -> Int { (count + 15) & ~15 }
+}
