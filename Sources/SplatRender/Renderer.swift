@@ -90,7 +90,7 @@ public final class Renderer: @unchecked Sendable {
         try cancellation?.check("while binning splats into tiles")
         let t2 = DispatchTime.now().uptimeNanoseconds
         // A linear-light scene blends over the background in linear light (the option is sRGB).
-        let linear = scene.colorSpace == .linearRec709Display
+        let linear = scene.scene.colorSpace == .linearRec709Display
         var compositor = TileCompositor(view: view, background: linear ? settings.background.map(Self.linearLight) : settings.background)
         compositor.encodesSRGB = linear
         compositor.exhaustive = exhaustive
