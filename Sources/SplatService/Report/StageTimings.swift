@@ -17,16 +17,20 @@ public enum JobStage: String, Sendable, CaseIterable, Codable {
     /// Encoding a scene file (`convert`).
     case encode
     case write
+    /// Downloading a fleet job's input (`http(s)://`).
+    case fetch
+    /// Uploading a fleet job's output (HTTP PUT).
+    case upload
 
-    /// The four coarse stages of `stages_ms`: decode (header + body), frame (conversion and
-    /// camera framing), render (prepare + views), encode (images, sheets, animations and
-    /// writing them).
+    /// The four coarse stages of `stages_ms`: decode (fetch, header, body), frame (conversion
+    /// and camera framing), render (prepare + views), encode (images, sheets, animations and
+    /// writing or uploading them).
     public var category: Category {
         switch self {
-        case .readHeader, .decode: .decode
+        case .fetch, .readHeader, .decode: .decode
         case .convertFrame, .framing: .frame
         case .prepare, .render: .render
-        case .downscale, .composeSheet, .encodePNG, .encodeWebP, .encodeJPEG, .encode, .write: .encode
+        case .downscale, .composeSheet, .encodePNG, .encodeWebP, .encodeJPEG, .encode, .write, .upload: .encode
         }
     }
 
