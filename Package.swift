@@ -61,7 +61,9 @@ let package = Package(
         .testTarget(name: "SplatServiceTests", dependencies: ["SplatService", "SplatRender", "SplatFormats", "SplatImage", "SplatCore", "TestSupport"]),
         // A stream consumer in its own process, so tests can kill -9 a worker that holds a job.
         .executableTarget(name: "FleetTestWorker", dependencies: ["SplatFleet", "SplatCore"], path: "Tests/FleetTestWorker"),
-        .testTarget(name: "SplatFleetTests", dependencies: ["SplatFleet", "SplatService", "SplatCore", "TestSupport", "FleetTestWorker"],
+        // The real `splatrender worker` runs as child processes of the fleet tests.
+        .testTarget(name: "SplatFleetTests", dependencies: ["SplatFleet", "SplatService", "SplatCore", "TestSupport", "FleetTestWorker",
+                                                            "splatrender"],
                     // The HTTP test server is a Python script run by path, not bundled.
                     exclude: ["Resources"]),
         .testTarget(name: "SplatServeTests", dependencies: ["SplatServe", "SplatService", "SplatCore"]),

@@ -1,6 +1,7 @@
 import Foundation
 import SplatCore
 import SplatFleet
+import TestSupport
 import Testing
 
 extension FleetTests {
@@ -15,8 +16,8 @@ extension FleetTests {
         }
 
         static func startWorker(_ server: RedisServerProcess, name: String, leaseMilliseconds: Int,
-                                concurrency: Int = 1) throws -> ChildProcess {
-            let worker = try ChildProcess(workerPath, ["--redis", "redis://127.0.0.1:\(server.port)", "--consumer", name,
+                                concurrency: Int = 1) throws -> SpawnedProcess {
+            let worker = try SpawnedProcess(workerPath, ["--redis", "redis://127.0.0.1:\(server.port)", "--consumer", name,
                                                        "--lease-ms", String(leaseMilliseconds), "--concurrency", String(concurrency)],
                                           environment: ["PATH": "/usr/bin:/bin"])
             #expect(worker.waitForLine(timeout: .seconds(20)) { $0 == "ready \(name)" } != nil)
@@ -129,7 +130,7 @@ extension FleetTests {
             let second = try Self.startWorker(server, name: "second", leaseMilliseconds: 1000, concurrency: 2)
             defer { second.stop() }
             // Whichever worker picks up the slow job is the one to die.
-            var victim: ChildProcess?
+            var victim: SpawnedProcess?
             let found = eventually(timeout: .seconds(30)) {
                 let holder = try? redis.pending(stream: "splatrender:jobs", group: "splatrender", count: 100)
                     .first { $0.id == holderEntry(redis) }

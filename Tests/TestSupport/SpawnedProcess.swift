@@ -4,23 +4,27 @@ import SplatCore
 import Glibc
 #endif
 
-/// A process a test started, stopped by its own PID (never by name), with bounded waits.
-/// Spawned with posix_spawn and reaped with waitpid on its PID: Foundation's `Process` did not
-/// notice a child's exit here, which turned every stop into a full timeout.
-final class ChildProcess: @unchecked Sendable {
+/// A process a test (or a benchmark) started and runs beside it — a server, a worker — stopped
+/// by its own PID (never by name), with bounded waits. Spawned with posix_spawn and reaped with
+/// waitpid on its PID: Foundation's `Process` did not notice a child's exit here, which turned
+/// every stop into a full timeout.
+public final class SpawnedProcess: @unchecked Sendable {
     // @unchecked: used from the test's thread; `exited` is only touched under `lock`.
-    let pid: pid_t
+    public let pid: pid_t
     /// Our ends of the child's standard output (read) and input (write; closing it tells
     /// children that watch standard input to exit).
-    let stdoutFD: Int32
-    let stdinFD: Int32
+    public let stdoutFD: Int32
+    public let stdinFD: Int32
     private let lock = NSLock()
     private var exited = false
     private var status: Int32?
     private var buffer: [UInt8] = []
     private var inputOpen = true
 
-    init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
+    /// Starts `executable`; its standard error goes to `standardError` (a file, appended to)
+    /// or nowhere.
+    public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+                standardError: String? = nil) throws {
         var outPipe: [Int32] = [0, 0], inPipe: [Int32] = [0, 0]
         guard pipe(&outPipe) == 0, pipe(&inPipe) == 0 else { throw SplatError(.io, "pipe failed") }
         var actions = posix_spawn_file_actions_t()
@@ -28,7 +32,7 @@ final class ChildProcess: @unchecked Sendable {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, standardError ?? "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0o644)
         for fd in outPipe + inPipe { posix_spawn_file_actions_addclose(&actions, fd) }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let environ = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -60,7 +64,7 @@ final class ChildProcess: @unchecked Sendable {
         _ = fcntl(stdoutFD, F_SETFD, FD_CLOEXEC)
     }
 
-    var isRunning: Bool {
+    public var isRunning: Bool {
         lock.lock(); defer { lock.unlock() }
         if exited { return false }
         var raw: Int32 = 0
@@ -73,7 +77,7 @@ final class ChildProcess: @unchecked Sendable {
 
     /// The exit code once it exited normally; nil while running, when killed by a signal, or
     /// when someone else reaped it.
-    var exitCode: Int32? {
+    public var exitCode: Int32? {
         guard !isRunning else { return nil }
         lock.lock(); defer { lock.unlock() }
         guard let status, status & 0x7f == 0 else { return nil }
@@ -81,7 +85,7 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// Reads standard output until a line satisfying `match` appears, for up to `timeout`.
-    func waitForLine(timeout: Duration, _ match: (String) -> Bool) -> String? {
+    public func waitForLine(timeout: Duration, _ match: (String) -> Bool) -> String? {
         let end = ContinuousClock.now + timeout
         while true {
             while let newline = buffer.firstIndex(of: 10) {
@@ -100,13 +104,13 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// SIGKILL, as a crash would; waits (bounded) for the process to be reaped.
-    func kill9() {
+    public func kill9() {
         if isRunning { kill(pid, SIGKILL) }
         waitForExit(timeout: .seconds(10))
     }
 
     /// SIGTERM, then SIGKILL if it is still running after `timeout`.
-    func stop(timeout: Duration = .seconds(10)) {
+    public func stop(timeout: Duration = .seconds(10)) {
         guard isRunning else { return }
         kill(pid, SIGTERM)
         if !waitForExit(timeout: timeout) {
@@ -116,14 +120,14 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     @discardableResult
-    func waitForExit(timeout: Duration) -> Bool {
+    public func waitForExit(timeout: Duration) -> Bool {
         let end = ContinuousClock.now + timeout
         while isRunning && ContinuousClock.now < end { Thread.sleep(forTimeInterval: 0.005) }
         return !isRunning
     }
 
     /// Closes the child's standard input (once; later calls do nothing).
-    func closeInput() {
+    public func closeInput() {
         lock.lock(); defer { lock.unlock() }
         if inputOpen { close(stdinFD) }
         inputOpen = false
@@ -137,7 +141,7 @@ final class ChildProcess: @unchecked Sendable {
 }
 
 /// A TCP port on 127.0.0.1 that was free a moment ago (the kernel's pick for port 0).
-func freeLocalPort() -> Int {
+public func freeLocalPort() -> Int {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(fd) }
     var address = sockaddr_in()
@@ -151,7 +155,7 @@ func freeLocalPort() -> Int {
 }
 
 /// Polls `condition` every 10 ms for up to `timeout`; true once it holds.
-func eventually(timeout: Duration = .seconds(20), _ condition: () throws -> Bool) rethrows -> Bool {
+public func eventually(timeout: Duration = .seconds(20), _ condition: () throws -> Bool) rethrows -> Bool {
     let end = ContinuousClock.now + timeout
     while ContinuousClock.now < end {
         if try condition() { return true }
