@@ -42,6 +42,13 @@ final class CommandContext {
         return .memory(bytes)
     }
 
+    /// The load options of the command line, with `--cameras` read.
+    func loadOptions() throws(SplatError) -> LoadOptions {
+        var load = parsed.loadOptions
+        if let path = parsed.text(.cameras) { load.cameras = try TrainingCamerasReader.read(path: path) }
+        return load
+    }
+
     /// Most bytes of paths `--from-stdin` reads.
     static let maxPathListBytes = 64 << 20
 

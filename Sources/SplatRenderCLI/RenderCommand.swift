@@ -27,8 +27,14 @@ enum RenderCommand {
             return context.usage(error.message)
         }
         let input: SceneInput
-        do throws(SplatError) { input = try context.sceneInput(parsed.positionals[0]) } catch { return context.failInput(error) }
-        var job = SceneJob(command: "render", input: input, load: parsed.loadOptions, view: parsed.viewRequest,
+        let load: LoadOptions
+        do throws(SplatError) {
+            load = try context.loadOptions()
+            input = try context.sceneInput(parsed.positionals[0])
+        } catch {
+            return context.failInput(error)
+        }
+        var job = SceneJob(command: "render", input: input, load: load, view: parsed.viewRequest,
                            image: outPath == "-" ? .caller : .file(outPath), timeoutSeconds: parsed.timeoutSeconds,
                            cancellation: context.cancellation)
         job.memoryBudget = parsed.memoryBudget

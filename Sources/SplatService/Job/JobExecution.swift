@@ -121,6 +121,7 @@ final class JobExecution {
         report.header = loaded.header
         report.decodedCount = scene.count
         report.decision = loaded.decision
+        report.upEstimate = loaded.upEstimate
         report.note(loaded.header.warnings + scene.warnings)
         try checkCancellation("after decoding", stage: .input)
 

@@ -47,6 +47,11 @@ public enum OptionName: String, CaseIterable, Sendable {
     case memoryBudget = "memory-budget"
     case skipExisting = "skip-existing"
     case quality
+    case up
+    case cameras
+    case keepFrame = "keep-frame"
+    case gltfCompression = "gltf-compression"
+    case gltfScale = "gltf-scale"
     case outFormat = "out-format"
     case imageFormat = "image-format"
 }

@@ -93,6 +93,8 @@ public struct RunReport: Sendable, Encodable {
     public var verdict: AdmissionVerdict?
     public var decodedCount: Int?
     public var decision: FrameDecision?
+    /// The up estimated from the splats, in the stored frame.
+    public var upEstimate: UpEstimate?
     public var camera: CameraRequest.Resolved?
     public var orbit: Turntable?
     /// The contact sheet's views, when one was made.
@@ -171,6 +173,7 @@ public struct RunReport: Sendable, Encodable {
             ("estimated_peak_bytes", .optional(verdict?.estimate) { .int($0.totalBytes) }),
             ("memory_estimate", verdict?.estimate?.json ?? .null),
             ("frame_decision", decision?.json ?? .null),
+            ("up_estimate", upEstimate?.json ?? .null),
             ("camera", camera?.json ?? .null),
             ("orbit", orbit?.json ?? .null),
             ("sheet", sheet ?? .null),

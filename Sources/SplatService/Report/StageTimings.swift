@@ -4,6 +4,8 @@ public enum JobStage: String, Sendable, CaseIterable, Codable {
     case readHeader = "read_header"
     case decode
     case convertFrame = "convert_frame"
+    /// Estimating up from the splats (`UpEstimator`), before the frame decision.
+    case estimateUp = "estimate_up"
     case framing
     /// Building the renderer's per-scene data (covariances, validity), once per scene.
     case prepare
@@ -28,7 +30,7 @@ public enum JobStage: String, Sendable, CaseIterable, Codable {
     public var category: Category {
         switch self {
         case .fetch, .readHeader, .decode: .decode
-        case .convertFrame, .framing: .frame
+        case .convertFrame, .estimateUp, .framing: .frame
         case .prepare, .render: .render
         case .downscale, .composeSheet, .encodePNG, .encodeWebP, .encodeJPEG, .encode, .write, .upload: .encode
         }
