@@ -40,10 +40,10 @@ let package = Package(
         // Whole jobs over the stages: load + frame decision, turntables, sheets, previews, batch runs, reports.
         .target(name: "SplatService", dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatRender", "CCurl"]),
         // The HTTP face (`splatrender serve`): libmicrohttpd does the I/O, Service runs the jobs.
-        .target(name: "SplatServe", dependencies: ["SplatService", "SplatCore", "CMicroHTTPD"]),
+        .target(name: "SplatServe", dependencies: ["SplatService", "SplatFormats", "SplatImage", "SplatCore", "CMicroHTTPD"]),
         // The Redis Streams worker face: consumer groups, leases, dead letters over hiredis.
         .target(name: "SplatFleet", dependencies: ["SplatService", "SplatCore", "CHiredis"]),
-        .target(name: "SplatRenderCLI", dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatService"]),
+        .target(name: "SplatRenderCLI", dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatService", "SplatServe", "SplatFleet"]),
         .executableTarget(name: "splatrender", dependencies: ["SplatRenderCLI"]),
         .executableTarget(name: "Benchmarks",
                           dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatRender", "CZstd", "CDeflate", "CWebP", "CPNG", "CTurboJPEG",
