@@ -66,8 +66,9 @@ let package = Package(
                                                             "splatrender"],
                     // The HTTP test server is a Python script run by path, not bundled.
                     exclude: ["Resources"]),
-        .testTarget(name: "SplatServeTests", dependencies: ["SplatServe", "SplatService", "SplatCore"]),
-        .testTarget(name: "CLITests", dependencies: ["SplatRenderCLI", "SplatFormats", "SplatImage", "SplatCore", "TestSupport"]),
+        // The real `splatrender serve` runs as a child process of the end-to-end tests.
+        .testTarget(name: "SplatServeTests", dependencies: ["SplatServe", "SplatService", "SplatFormats", "SplatCore", "TestSupport", "splatrender"]),
+        .testTarget(name: "CLITests", dependencies: ["SplatRenderCLI", "SplatServe", "SplatFormats", "SplatImage", "SplatCore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

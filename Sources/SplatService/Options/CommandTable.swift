@@ -43,7 +43,7 @@ extension OptionTable {
                     summary: "run the thumbnail service: an HTTP server that renders POSTed scenes",
                     details: """
                     Serves POST /v1/render (an image of the scene in the body), /v1/sheet (a contact sheet), /v1/animation
-                    (an animated WebP turntable) and /v1/info (the info --json object), with the options of render,
+                    (an animated WebP turntable) and /v1/info (the JSON object of info), with the options of render,
                     turntable and info as query parameters (resolution=256x256, flip=1, timeout=2.5, output=webp, …), plus
                     GET /healthz, /readyz and /metrics (Prometheus). At most --workers jobs run at once, their estimated
                     peaks together within --memory-budget; up to --queue more wait in arrival order, and past that a request
