@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "SplatRenderCLI", dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatService", "SplatServe", "SplatFleet"]),
         .executableTarget(name: "splatrender", dependencies: ["SplatRenderCLI"]),
         .executableTarget(name: "Benchmarks",
-                          dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatRender", "CZstd", "CDeflate", "CWebP", "CPNG", "CTurboJPEG",
+                          dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatRender", "SplatService", "CZstd", "CDeflate", "CWebP", "CPNG", "CTurboJPEG",
                                          // The orientation test set and its scoring, shared with the accuracy test.
                                          "TestSupport"],
                           path: "Benchmarks", exclude: ["README.md"]),
