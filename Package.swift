@@ -48,7 +48,9 @@ let package = Package(
         .executableTarget(name: "Benchmarks",
                           dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatRender", "SplatService", "CZstd", "CDeflate", "CWebP", "CPNG", "CTurboJPEG",
                                          // The orientation test set and its scoring, shared with the accuracy test.
-                                         "TestSupport"],
+                                         "TestSupport",
+                                         // The fleet suite queues jobs on a redis-server of its own.
+                                         "SplatFleet"],
                           path: "Benchmarks", exclude: ["README.md"]),
 
         .target(name: "TestSupport", dependencies: ["SplatCore", "CDeflate"], path: "Tests/TestSupport"),

@@ -37,7 +37,7 @@ struct ServeSuite {
         report.add(Figure(suite: "serve", name: "serve.\(scene).\(Self.resolution).in_process.c2", unit: "req/s", sample: inProcess,
                           note: "SceneJob on the file's bytes in this process, 2 threads back to back (the floor)", details: details))
 
-        let server = try SpawnedProcess(binary, ["serve", "--listen", "127.0.0.1:0", "--quiet", "--workers", String(Parallel.processorCount)])
+        let server = try TestSupport.ChildProcess(binary, ["serve", "--listen", "127.0.0.1:0", "--quiet", "--workers", String(Parallel.processorCount)])
         defer { server.stop(timeout: .seconds(20)) }
         guard let line = server.waitForLine(timeout: .seconds(30), { $0.hasPrefix("listening on ") }),
               let port = line.split(separator: ":").last.flatMap({ Int($0) }) else {

@@ -66,6 +66,8 @@ public enum CommandRunner {
         case .thumbnails: status = ThumbnailsCommand.run(context)
         // SIGTERM and SIGINT are how a server is asked to stop: it drains and exits 0.
         case .serve: return ServeCommand.run(context)
+        // SIGTERM is how a worker is asked to stop: its exit status stays its own (0).
+        case .worker: return WorkerCommand.run(context)
         case .help: status = ExitCode.ok.rawValue
         }
         return context.signalled(status)

@@ -29,6 +29,7 @@ enum ConvertCommand {
             job.gltfCompression = compression
         }
         do throws(SplatError) { job.input = try context.sceneInput(parsed.positionals[0]) } catch { return context.failInput(error) }
+        if let refused = context.checkReportPath(input: job.input) { return refused }
         let outcome = job.run()
         var report = outcome.report
         if report.succeeded { describe(outcome, job: job, context: context) }

@@ -34,6 +34,7 @@ enum RenderCommand {
         } catch {
             return context.failInput(error)
         }
+        if let refused = context.checkReportPath(input: input) { return refused }
         var job = SceneJob(command: "render", input: input, load: load, view: parsed.viewRequest,
                            image: outPath == "-" ? .caller : .file(outPath), timeoutSeconds: parsed.timeoutSeconds,
                            cancellation: context.cancellation)
@@ -55,7 +56,8 @@ enum RenderCommand {
             }
         }
         if report.succeeded { describe(report, context: context, outPath: outPath) }
-        return context.finish(&report, reportSink: context.textSink)
+        // The report goes to stdout (`--json`, `--report -`) only when the image does not.
+        return context.finish(&report)
     }
 
     /// Warnings, `--verbose` details and the closing line.

@@ -22,6 +22,7 @@ enum TurntableCommand {
         } catch {
             return context.failInput(error)
         }
+        if let refused = context.checkReportPath(input: input) { return refused }
         var job = SceneJob(command: CommandName.turntable.rawValue, input: input,
                            load: load, view: parsed.viewRequest, orbit: parsed.orbitOptions,
                            framesDirectory: framesDirectory,

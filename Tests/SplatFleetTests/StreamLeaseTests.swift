@@ -8,16 +8,11 @@ extension FleetTests {
     /// Leases: crashed workers lose their entries after the lease, live ones keep them.
     @Suite struct StreamLeaseTests {
         /// The FleetTestWorker executable SwiftPM built beside the test bundle.
-        static var workerPath: String {
-            let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            let beside = bundle.appendingPathComponent("FleetTestWorker").path
-            if FileManager.default.isExecutableFile(atPath: beside) { return beside }
-            return bundle.deletingLastPathComponent().appendingPathComponent("FleetTestWorker").path
-        }
+        static var workerPath: String { builtExecutable("FleetTestWorker") }
 
         static func startWorker(_ server: RedisServerProcess, name: String, leaseMilliseconds: Int,
-                                concurrency: Int = 1) throws -> SpawnedProcess {
-            let worker = try SpawnedProcess(workerPath, ["--redis", "redis://127.0.0.1:\(server.port)", "--consumer", name,
+                                concurrency: Int = 1) throws -> ChildProcess {
+            let worker = try ChildProcess(workerPath, ["--redis", "redis://127.0.0.1:\(server.port)", "--consumer", name,
                                                        "--lease-ms", String(leaseMilliseconds), "--concurrency", String(concurrency)],
                                           environment: ["PATH": "/usr/bin:/bin"])
             #expect(worker.waitForLine(timeout: .seconds(20)) { $0 == "ready \(name)" } != nil)
@@ -130,7 +125,7 @@ extension FleetTests {
             let second = try Self.startWorker(server, name: "second", leaseMilliseconds: 1000, concurrency: 2)
             defer { second.stop() }
             // Whichever worker picks up the slow job is the one to die.
-            var victim: SpawnedProcess?
+            var victim: ChildProcess?
             let found = eventually(timeout: .seconds(30)) {
                 let holder = try? redis.pending(stream: "splatrender:jobs", group: "splatrender", count: 100)
                     .first { $0.id == holderEntry(redis) }

@@ -10,7 +10,7 @@ public final class RedisServerProcess: @unchecked Sendable {
     public let port: Int
     public let directory: URL
     public let extraArguments: [String]
-    public private(set) var child: SpawnedProcess?
+    public private(set) var child: ChildProcess?
 
     public static let serverPath = "/usr/bin/redis-server"
     public static let cliPath = "/usr/bin/redis-cli"
@@ -42,7 +42,7 @@ public final class RedisServerProcess: @unchecked Sendable {
 
     /// Runs redis-server and waits (up to 10 s) until it answers PING.
     public func launch() throws {
-        child = try SpawnedProcess(Self.serverPath, [
+        child = try ChildProcess(Self.serverPath, [
             "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
             "--dir", directory.path, "--dbfilename", "dump.rdb", "--loglevel", "warning",
         ] + extraArguments)
@@ -58,7 +58,7 @@ public final class RedisServerProcess: @unchecked Sendable {
     /// One `redis-cli` command's standard output, nil when it could not run or timed out.
     @discardableResult
     public func cli(_ arguments: [String], timeout: Duration = .seconds(10)) -> String? {
-        guard let run = try? SpawnedProcess(Self.cliPath, ["-h", "127.0.0.1", "-p", String(port)] + arguments) else { return nil }
+        guard let run = try? ChildProcess(Self.cliPath, ["-h", "127.0.0.1", "-p", String(port)] + arguments) else { return nil }
         var lines: [String] = []
         while let line = run.waitForLine(timeout: timeout, { _ in true }) { lines.append(line) }
         run.waitForExit(timeout: timeout)

@@ -40,7 +40,16 @@ public enum GLTFDecoder {
             if case .spz(let p) = primitive.source { return p.header.model == .antialiased }
             return false
         } ? .antialiased : .default
-        return plan.header(model: model, warnings: plan.warnings + plan.buffers.warnings, scaleEncodings: [])
+        var header = plan.header(model: model, warnings: plan.warnings + plan.buffers.warnings, scaleEncodings: [])
+        // An SPZ payload is decoded into a scene of its own (with its decoder's scratch) and
+        // copied in, one payload at a time (measured: the 51,887-splat SPZ payload of
+        // flywave-aerial-tile1_2.glb peaked above an estimate that had no decode term).
+        header.decodeScratchBytes = plan.primitives.compactMap { primitive -> Int? in
+            guard case .spz(let p) = primitive.source else { return nil }
+            let scene = DecodeLimits.decodedBytes(count: p.header.count, degree: limits.keptDegree(p.header.shDegree)) ?? Int.max
+            return CheckedSize.add(p.header.decodeScratchBytes, scene) ?? Int.max
+        }.max() ?? 0
+        return header
     }
 
     /// Decodes the stored splats. Both the stored and the instanced size are checked against

@@ -8,5 +8,6 @@ public enum CommandName: String, CaseIterable, Sendable {
     case serve
     case info
     case convert
+    case worker
     case help
 }

@@ -61,6 +61,21 @@ public enum OptionName: String, CaseIterable, Sendable {
     case gltfScale = "gltf-scale"
     case outFormat = "out-format"
     case imageFormat = "image-format"
+    // splatrender worker, and the fleet's side of thumbnails (--job-file, --shard)
+    case redis
+    case stream
+    case group
+    case consumer
+    case results
+    case dead
+    case lease
+    case maxAttempts = "max-attempts"
+    case concurrency
+    case inputRoot = "input-root"
+    case outputRoot = "output-root"
+    case metricsListen = "metrics-listen"
+    case jobFile = "job-file"
+    case shard
 }
 
 extension OptionName: CustomStringConvertible {

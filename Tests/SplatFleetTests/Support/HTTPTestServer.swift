@@ -7,7 +7,7 @@ import TestSupport
 /// files from `root`, records PUTs into `record`, answers 503 on request.
 final class HTTPTestServer: @unchecked Sendable {
     // @unchecked: driven from the test's thread only.
-    let child: SpawnedProcess
+    let child: ChildProcess
     let port: Int
     let root: URL
     let record: URL
@@ -19,7 +19,7 @@ final class HTTPTestServer: @unchecked Sendable {
             .appendingPathComponent("Resources/http_test_server.py").path
         let python = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : "/usr/bin/env"
         let arguments = (python == "/usr/bin/env" ? ["python3"] : []) + [script, "--root", root.path, "--record", record.path]
-        child = try SpawnedProcess(python, arguments)
+        child = try ChildProcess(python, arguments)
         guard let line = child.waitForLine(timeout: .seconds(20), { $0.hasPrefix("PORT ") }),
               let port = Int(line.dropFirst(5)) else {
             child.stop()

@@ -9,7 +9,7 @@ final class ServeProcess: @unchecked Sendable {
     // @unchecked: driven from the test's thread; requests from other threads only read `port`.
     static var binary: String { builtExecutable("splatrender") }
 
-    let process: SpawnedProcess
+    let process: ChildProcess
     let port: Int
     let logFile: URL
 
@@ -18,7 +18,7 @@ final class ServeProcess: @unchecked Sendable {
     init(_ arguments: [String] = [], environment: [String: String] = [:], listen: Bool = true) throws {
         logFile = FileManager.default.temporaryDirectory.appendingPathComponent("splatrender-serve-\(UUID().uuidString).log")
         let all = ["serve"] + (listen ? ["--listen", "127.0.0.1:0"] : []) + arguments
-        process = try SpawnedProcess(Self.binary, all, environment: ["PATH": "/usr/bin:/bin"].merging(environment) { $1 },
+        process = try ChildProcess(Self.binary, all, environment: ["PATH": "/usr/bin:/bin"].merging(environment) { $1 },
                                      standardError: logFile.path)
         guard let line = process.waitForLine(timeout: .seconds(30), { $0.hasPrefix("listening on ") }),
               let colon = line.lastIndex(of: ":"), let port = Int(line[line.index(after: colon)...]) else {
