@@ -10,7 +10,12 @@ import TestSupport
 /// release server on 127.0.0.1, beside the same `SceneJob`s run in this process at the same
 /// concurrency — the floor the server should come close to (target: ≥ 90 % of its
 /// throughput) — and the latency at 1, 2 and 4 concurrent clients. The server gets the
-/// machine's cores as workers, as by default; clients keep one connection each.
+/// machine's cores as workers, as by default; clients keep one connection each. Rounds
+/// alternate between the two, so a change of load during the run hits both alike.
+///
+/// CPU per request is reported beside the rates (the server's from /proc/PID/stat, this
+/// process's for the in-process jobs and for the clients): on a shared machine it moves less
+/// with the other tenants than the wall time does.
 struct ServeSuite {
     let report: Report
     let smoke: Bool
@@ -27,15 +32,7 @@ struct ServeSuite {
         let requests = smoke ? 8 : 40, runs = smoke ? 1 : 3
         let details: [(String, JSONScalar)] = [("input", .string(input)), ("file_bytes", .int(body.count)),
                                                ("width", .int(Self.resolution)), ("requests", .int(requests)),
-                                               ("workers", .int(Parallel.processorCount))]
-
-        // One batch to warm up (page cache, allocator), then the measured ones.
-        let inProcessRuns = try (0..<(runs + 1)).map { _ in
-            try Self.throughput(clients: 2, requests: requests, port: 0) { _ in _ = try Self.thumbnail(body) }
-        }
-        let inProcess = Sample(Array(inProcessRuns.dropFirst()), warmUp: inProcessRuns.first)
-        report.add(Figure(suite: "serve", name: "serve.\(scene).\(Self.resolution).in_process.c2", unit: "req/s", sample: inProcess,
-                          note: "SceneJob on the file's bytes in this process, 2 threads back to back (the floor)", details: details))
+                                               ("workers", .int(Parallel.processorCount)), ("clients", .int(2))]
 
         let server = try TestSupport.ChildProcess(binary, ["serve", "--listen", "127.0.0.1:0", "--quiet", "--workers", String(Parallel.processorCount)])
         defer { server.stop(timeout: .seconds(20)) }
@@ -48,26 +45,77 @@ struct ServeSuite {
         guard first.status == 200, first.body == expected else {
             throw BenchmarkError("the server answered \(first.status) with \(first.body.count) bytes, not the job's \(expected.count)")
         }
-        let served = Sample(try (0..<runs).map { _ in
-            try Self.throughput(clients: 2, requests: requests, port: port) { box in try Self.expectImage(box.client.post(Self.query, body: body)) }
-        })
-        var figure = Figure(suite: "serve", name: "serve.\(scene).\(Self.resolution).http.c2", unit: "req/s", sample: served,
+
+        // Round 0 warms both up (page cache, allocator, the server's first connections).
+        var local: [Measured] = [], served: [Measured] = []
+        for round in 0...runs {
+            let inProcess = try Self.measure(requests: requests, server: nil) {
+                try Self.throughput(clients: 2, requests: requests, port: 0) { _ in _ = try Self.thumbnail(body) }
+            }
+            let http = try Self.measure(requests: requests, server: server.pid) {
+                try Self.throughput(clients: 2, requests: requests, port: port) { box in
+                    try Self.expectImage(box.client.post(Self.query, body: body))
+                }
+            }
+            if round > 0 { local.append(inProcess); served.append(http) }
+        }
+        let inProcess = Sample(local.map(\.rate))
+        report.add(Figure(suite: "serve", name: "serve.\(scene).\(Self.resolution).in_process.c2", unit: "req/s", sample: inProcess,
+                          note: "SceneJob on the file's bytes in this process, 2 threads back to back (the floor)", details: details))
+        var figure = Figure(suite: "serve", name: "serve.\(scene).\(Self.resolution).http.c2", unit: "req/s", sample: Sample(served.map(\.rate)),
                             note: "POST \(Self.query) from 2 keep-alive clients; ratio = share of the in-process throughput",
                             details: details)
-        figure.baseline = .init(figure: "in-process SceneJob, 2 threads", value: inProcess.median)
+        figure.baseline = .init(figure: "serve.\(scene).\(Self.resolution).in_process.c2", value: inProcess.median)
         figure.target = .init(text: String(format: "≥ %.0f %% of in-process", Self.throughputTarget * 100),
                               met: figure.ratio.map { $0 >= Self.throughputTarget })
         report.add(figure)
+        let localCost = Sample(local.map(\.ownCPU))
+        report.add(Figure(suite: "serve", name: "serve.\(scene).\(Self.resolution).in_process.cpu_per_request", unit: "ms",
+                          sample: localCost, note: "user + system CPU of this process per in-process job", details: details))
+        report.add(Figure(suite: "serve", name: "serve.\(scene).\(Self.resolution).http.cpu_per_request", unit: "ms",
+                          sample: Sample(served.map(\.serverCPU)),
+                          baseline: .init(figure: "serve.\(scene).\(Self.resolution).in_process.cpu_per_request", value: localCost.median),
+                          note: String(format: "user + system CPU of the server per request (the clients: %.2f ms more)",
+                                       Sample(served.map(\.ownCPU)).median),
+                          details: details))
 
         for clients in [1, 2, 4] {
             let latencies = try Self.latencies(clients: clients, each: smoke ? 2 : max(6, 24 / clients), port: port, body: body)
             let p99 = Self.percentile(latencies, 0.99)
             report.add(Figure(suite: "serve", name: "serve.\(scene).\(Self.resolution).latency.c\(clients)", unit: "ms",
                               sample: Sample(latencies),
-                              note: String(format: "p50 %.0f ms, p99 %.0f ms (nearest rank of %d requests) at %d concurrent clients",
-                                           Sample(latencies).median, p99, latencies.count, clients),
-                              details: details + [("clients", .int(clients)), ("p99_ms", .double(p99))]))
+                              note: String(format: "p50 %.0f ms, p99 %.0f ms (nearest rank of %d requests) at ", Sample(latencies).median, p99,
+                                           latencies.count) + (clients == 1 ? "1 client" : "\(clients) concurrent clients"),
+                              details: details.filter { $0.0 != "clients" } + [("clients", .int(clients)), ("p99_ms", .double(p99))]))
         }
+    }
+
+    /// One round's requests per second and CPU milliseconds per request: this process's and,
+    /// when the work went to a server, the server's.
+    struct Measured {
+        var rate: Double
+        var ownCPU: Double
+        var serverCPU: Double
+    }
+
+    static func measure(requests: Int, server: pid_t?, _ body: () throws -> Double) throws -> Measured {
+        let own = Stopwatch.cpuMilliseconds(), other = server.map(cpuMilliseconds(of:)) ?? 0
+        let rate = try body()
+        let serverCPU = server.map { cpuMilliseconds(of: $0) - other } ?? 0
+        return Measured(rate: rate, ownCPU: (Stopwatch.cpuMilliseconds() - own) / Double(requests),
+                        serverCPU: serverCPU / Double(requests))
+    }
+
+    /// User + system CPU of a running process (all its threads): fields 14 and 15 of
+    /// /proc/PID/stat, in clock ticks. The command name (field 2) may hold spaces, so fields
+    /// are counted after its closing parenthesis.
+    static func cpuMilliseconds(of pid: pid_t) -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return .nan }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // After ")": state is field 3, so utime (14) and stime (15) are at 11 and 12.
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return .nan }
+        return (user + system) * 1000 / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
     /// One thumbnail as the server makes it: a `SceneJob` on the bytes, PNG for the caller.
