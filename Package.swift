@@ -40,13 +40,13 @@ let package = Package(
         // Whole jobs over the stages: load + frame decision, turntables, sheets, previews, batch runs, reports.
         .target(name: "SplatService", dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatRender", "CCurl"]),
         // The HTTP face (`splatrender serve`): libmicrohttpd does the I/O, Service runs the jobs.
-        .target(name: "SplatServe", dependencies: ["SplatService", "SplatCore", "CMicroHTTPD"]),
+        .target(name: "SplatServe", dependencies: ["SplatService", "SplatFormats", "SplatImage", "SplatCore", "CMicroHTTPD"]),
         // The Redis Streams worker face: consumer groups, leases, dead letters over hiredis.
         .target(name: "SplatFleet", dependencies: ["SplatService", "SplatCore", "CHiredis"]),
         .target(name: "SplatRenderCLI", dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatService", "SplatServe", "SplatFleet"]),
         .executableTarget(name: "splatrender", dependencies: ["SplatRenderCLI"]),
         .executableTarget(name: "Benchmarks",
-                          dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatRender", "CZstd", "CDeflate", "CWebP", "CPNG", "CTurboJPEG",
+                          dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatRender", "SplatService", "CZstd", "CDeflate", "CWebP", "CPNG", "CTurboJPEG",
                                          // The orientation test set and its scoring, shared with the accuracy test.
                                          "TestSupport",
                                          // The fleet suite queues jobs on a redis-server of its own.
@@ -68,8 +68,9 @@ let package = Package(
                                                             "splatrender"],
                     // The HTTP test server is a Python script run by path, not bundled.
                     exclude: ["Resources"]),
-        .testTarget(name: "SplatServeTests", dependencies: ["SplatServe", "SplatService", "SplatCore"]),
-        .testTarget(name: "CLITests", dependencies: ["SplatRenderCLI", "SplatFormats", "SplatImage", "SplatCore", "TestSupport"]),
+        // The real `splatrender serve` runs as a child process of the end-to-end tests.
+        .testTarget(name: "SplatServeTests", dependencies: ["SplatServe", "SplatService", "SplatFormats", "SplatCore", "TestSupport", "splatrender"]),
+        .testTarget(name: "CLITests", dependencies: ["SplatRenderCLI", "SplatServe", "SplatFormats", "SplatImage", "SplatCore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

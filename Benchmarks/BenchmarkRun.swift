@@ -14,17 +14,17 @@ struct BenchmarkRun {
     var splatrender: String?
     var suites: Set<String> = BenchmarkRun.allSuites
 
-    static let allSuites: Set<String> = ["decode", "memory", "render", "image", "e2e", "stats", "fleet"]
+    static let allSuites: Set<String> = ["decode", "memory", "render", "image", "e2e", "stats", "fleet", "serve"]
     static let usage = """
         usage: splat-bench run [--smoke] [--shared PATH] [--stress DIR] [--json FILE] [--runs N]
-                               [--splatrender PATH] [--suites decode,memory,render,image,e2e,stats,fleet]
+                               [--splatrender PATH] [--suites decode,memory,render,image,e2e,stats,fleet,serve]
           --smoke        small corpus scenes only (no stress scene), 3 runs per figure
           --shared PATH  the shared folder (default: ../shared from the working directory, else beside the package)
           --stress DIR   folder with stress.ply, stress.v3.spz, stress.v4.spz (default: <package>/stress;
                          make it with tools/make-stress-scene)
           --json FILE    JSON lines to FILE and the table to stdout (default: JSON lines to stdout, table to stderr)
           --runs N       measured runs per figure after one warm-up (default 5, smoke 3)
-          --splatrender PATH  the binary for the end-to-end figure (default: splatrender beside this executable)
+          --splatrender PATH  the binary for the end-to-end and serve figures (default: splatrender beside this executable)
 
         """
 
@@ -142,6 +142,14 @@ struct BenchmarkRun {
                 }
             } else {
                 report.progress("end to end skipped: no splatrender beside \(ChildProcess.currentExecutable) (build it or pass --splatrender)")
+            }
+        }
+        if suites.contains("serve") {
+            if let binary = splatrender ?? BenchmarkPaths.siblingSplatrender {
+                try ServeSuite(report: report, smoke: smoke)
+                    .run(binary: binary, input: paths.packageRoot.appendingPathComponent("SampleScenes/biker.spz").path, scene: "biker")
+            } else {
+                report.progress("serve skipped: no splatrender beside \(ChildProcess.currentExecutable) (build it or pass --splatrender)")
             }
         }
 

@@ -9,7 +9,9 @@ public enum CommandRunner {
     /// which rolls back its outputs and reports; SIGPIPE becomes a write error) and runs on the
     /// process's own streams.
     public static func main(_ arguments: [String]) -> Int32 {
-        SignalCancellation.install()
+        // `serve` catches SIGINT and SIGTERM itself (`ShutdownSignal`: they drain the server
+        // rather than cancel jobs); two handlers of one signal would race for it.
+        if arguments.first != CommandName.serve.rawValue { SignalCancellation.install() }
         return run(arguments, stdout: FileDescriptorOutput(descriptor: 1), stderr: FileDescriptorOutput(descriptor: 2),
                    cancellation: SignalCancellation.token, environment: ProcessInfo.processInfo.environment)
     }
@@ -62,6 +64,8 @@ public enum CommandRunner {
         case .render: status = RenderCommand.run(context)
         case .turntable: status = TurntableCommand.run(context)
         case .thumbnails: status = ThumbnailsCommand.run(context)
+        // SIGTERM and SIGINT are how a server is asked to stop: it drains and exits 0.
+        case .serve: return ServeCommand.run(context)
         // SIGTERM is how a worker is asked to stop: its exit status stays its own (0).
         case .worker: return WorkerCommand.run(context)
         case .help: status = ExitCode.ok.rawValue

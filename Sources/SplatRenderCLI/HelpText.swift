@@ -45,6 +45,19 @@ public enum HelpText {
                 out += "  " + pad(option.signature, width) + "  " + body.drop { $0 == " " } + "\n"
             }
         }
+        if spec.readsEnvironment { out += environment(options) }
+        return out
+    }
+
+    /// The variables a service command reads its options from, one per option.
+    static func environment(_ options: [OptionSpec]) -> String {
+        let named = options.filter { $0.name != .help && $0.name != .version }
+        let variables = named.map { OptionTable.environmentVariable(for: $0.name) }
+        let width = variables.map(\.count).max() ?? 0
+        var out = "\nenvironment (each option may be set as a variable; the command line wins):\n"
+        for (option, variable) in zip(named, variables) {
+            out += "  " + pad(variable, width) + "  --\(option.name)\n"
+        }
         return out
     }
 

@@ -34,7 +34,7 @@ public final class HTTPServer: Sendable {
         /// any of it is read, by count for chunked bodies).
         public var maxBodyBytes: Int
         /// Every request's deadline, counted from its headers; a request may ask for less.
-        public var requestTimeout: Duration = .seconds(30)
+        public var requestTimeout: Duration = .seconds(ServeDefaults.requestTimeoutSeconds)
         /// Connections the kernel queues before libmicrohttpd accepts them.
         public var listenBacklog: Int = 511
 
@@ -140,7 +140,7 @@ public final class HTTPServer: Sendable {
     }
 
     /// The grace period `splatrender serve` gives in-flight requests on SIGTERM (`--grace`).
-    public static let defaultGrace: Duration = .seconds(20)
+    public static let defaultGrace: Duration = .seconds(ServeDefaults.graceSeconds)
 
     /// How long `stop` waits for cancelled jobs' answers before answering for them, and for
     /// job threads to exit.

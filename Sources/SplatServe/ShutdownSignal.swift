@@ -24,6 +24,8 @@ public final class ShutdownSignal: Sendable {
     /// Starts catching `signals` now.
     public init(signals: [Int32] = [SIGTERM, SIGINT]) {
         readEnd = SignalPipe.shared.read
+        // A client gone mid-response must be a write error (EPIPE), not the end of the server.
+        signal(SIGPIPE, SIG_IGN)
         for number in signals { signal(number, SignalPipe.handler) }
     }
 

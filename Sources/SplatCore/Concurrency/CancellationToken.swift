@@ -103,13 +103,25 @@ public final class CancellationToken: Sendable {
     public func error(for reason: Reason, at point: String) -> SplatError {
         switch reason {
         case .deadline:
-            let limit = budget.map { Self.seconds($0) } ?? "?"
+            let limit = expiredBudget.map { Self.seconds($0) } ?? "?"
             return SplatError(.timeout, "deadline of \(limit) s expired \(point)")
         case .interrupted:
             return SplatError(.interrupted, "interrupted by a signal \(point)")
         case .cancelled:
             return SplatError(.cancelled, "cancelled \(point)")
         }
+    }
+
+    /// The length of the deadline that stopped the job: this token's, or — when the deadline
+    /// came from a wider scope (a server request's, around the job's own) — the first
+    /// ancestor's that has passed.
+    private var expiredBudget: Duration? {
+        var token: CancellationToken? = self
+        while let current = token {
+            if let deadline = current.deadline, ContinuousClock.now >= deadline { return current.budget }
+            token = current.parent
+        }
+        return budget
     }
 
     static func seconds(_ d: Duration) -> String {

@@ -43,11 +43,23 @@ public final class InputBytes: @unchecked Sendable {
     /// The same rules as `readStream` for bytes already in memory (a caller's buffer, tests).
     public static func checked(_ bytes: UnsafeRawBufferPointer, name: String, format: SplatFormat?,
                                limits: DecodeLimits) throws(SplatError) -> InputBytes {
+        try check(bytes, name: name, format: format, limits: limits)
+        return InputBytes(copying: bytes, name: name)
+    }
+
+    /// `checked` for bytes this process already owns (a request body), taken over without a copy.
+    public static func checked(owning bytes: OwnedBytes, name: String, format: SplatFormat?,
+                               limits: DecodeLimits) throws(SplatError) -> InputBytes {
+        try check(bytes.bytes, name: name, format: format, limits: limits)
+        return InputBytes(owning: bytes, name: name)
+    }
+
+    private static func check(_ bytes: UnsafeRawBufferPointer, name: String, format: SplatFormat?,
+                              limits: DecodeLimits) throws(SplatError) {
         guard bytes.count <= limits.inputByteLimit else {
             throw SplatError(.tooLarge, "the stream is longer than the input limit of \(limits.inputByteLimit) bytes (--max-input-bytes)", file: name)
         }
         try sniff(UnsafeRawBufferPointer(rebasing: bytes.prefix(4096)), name: name, format: format)
-        return InputBytes(copying: bytes, name: name)
     }
 
     private static func sniff(_ first: UnsafeRawBufferPointer, name: String, format: SplatFormat?) throws(SplatError) {

@@ -20,6 +20,17 @@ public enum SPZDecoder {
         try parseHeader(bytes, file: file).sceneHeader()
     }
 
+    /// The header from the first bytes of a file of `fileSize` bytes that is still arriving:
+    /// `truncated` while `prefix` is too short to hold it (v4: through the TOC; legacy: the gzip
+    /// stream's first 16 inflated bytes), otherwise what `readHeader` gives for the whole file.
+    public static func readHeader(prefix: UnsafeRawBufferPointer, fileSize: Int, file: String?,
+                                  limits: DecodeLimits) throws(SplatError) -> SceneHeader {
+        if prefix.count >= 4, prefix.loadUnaligned(as: UInt32.self).littleEndian == SPZHeader.magic {
+            return try SPZHeader.parseV4(prefix, file: file, fileSize: fileSize).sceneHeader()
+        }
+        return try readHeader(prefix, file: file, limits: limits)
+    }
+
     /// Decodes the whole file. Throws the first failure in file order; never returns a partly
     /// filled scene.
     public static func decode(_ bytes: UnsafeRawBufferPointer, file: String?, limits: DecodeLimits) throws(SplatError) -> DecodedScene {

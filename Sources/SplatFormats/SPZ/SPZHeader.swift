@@ -90,10 +90,12 @@ struct SPZHeader: Sendable {
 
     /// Reads and validates a v4 header, its extension records and TOC (`formats.md` 2.3 checks
     /// 1–7 in order). The decoded-size ceiling (check 8) is the caller's, so `readHeader` can
-    /// report sizes of files it would refuse to decode.
-    static func parseV4(_ bytes: UnsafeRawBufferPointer, file: String?) throws(SplatError) -> SPZHeader {
-        let fileSize = bytes.count
-        guard fileSize >= v4HeaderSize else {
+    /// report sizes of files it would refuse to decode. `fileSize` (default: all of `bytes`) is
+    /// the whole file's length when `bytes` is only its start (an upload still arriving): the
+    /// checks are then made against it, and bytes up to the end of the TOC must be present.
+    static func parseV4(_ bytes: UnsafeRawBufferPointer, file: String?, fileSize: Int? = nil) throws(SplatError) -> SPZHeader {
+        let fileSize = fileSize ?? bytes.count
+        guard fileSize >= v4HeaderSize, bytes.count >= v4HeaderSize else {
             throw SplatError(.truncated, "NGSP header shorter than 32 bytes", file: file, offset: 0)
         }
         func u32(_ at: Int) -> UInt32 { bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self).littleEndian }
@@ -136,6 +138,9 @@ struct SPZHeader: Sendable {
         guard let toc = Int(exactly: rawToc), toc >= v4HeaderSize,
               let tocEnd = CheckedSize.add(toc, 16 * numStreams), tocEnd <= fileSize else {
             throw SplatError(.badTOC, "tocByteOffset \(rawToc)", file: file, offset: 16, field: "tocByteOffset")
+        }
+        guard tocEnd <= bytes.count else {
+            throw SplatError(.truncated, "the TOC ends at byte \(tocEnd), past the \(bytes.count) bytes read", file: file, offset: toc)
         }
         header.tocByteOffset = toc
         if header.hasExtensions {

@@ -11,7 +11,13 @@ public enum DotSplatDecoder {
 
     /// The count is the file size over 32; nothing else is stored.
     public static func readHeader(_ bytes: UnsafeRawBufferPointer, file: String?, limits: DecodeLimits) throws(SplatError) -> SceneHeader {
-        let n = try recordCount(bytes, file: file)
+        try readHeader(fileSize: bytes.count, file: file, limits: limits)
+    }
+
+    /// The header of a `.splat` file of `fileSize` bytes, known before its bytes arrive (the
+    /// count is all there is to it).
+    public static func readHeader(fileSize: Int, file: String?, limits: DecodeLimits) throws(SplatError) -> SceneHeader {
+        let n = try recordCount(byteCount: fileSize, file: file)
         return SceneHeader(format: .splat, count: n, shDegree: 0, conventionalFrame: .rdf,
                            details: ["record_bytes": String(recordSize)])
     }
@@ -62,12 +68,12 @@ public enum DotSplatDecoder {
     }
 
     /// Size 0 → `empty`; not a multiple of 32 → `bad_size`.
-    private static func recordCount(_ bytes: UnsafeRawBufferPointer, file: String?) throws(SplatError) -> Int {
-        guard bytes.count > 0 else { throw SplatError(.empty, "the .splat file is empty", file: file) }
-        guard bytes.count % recordSize == 0 else {
-            throw SplatError(.badSize, ".splat size \(bytes.count) is not a multiple of \(recordSize)",
-                             file: file, offset: bytes.count - bytes.count % recordSize)
+    private static func recordCount(byteCount: Int, file: String?) throws(SplatError) -> Int {
+        guard byteCount > 0 else { throw SplatError(.empty, "the .splat file is empty", file: file) }
+        guard byteCount % recordSize == 0 else {
+            throw SplatError(.badSize, ".splat size \(byteCount) is not a multiple of \(recordSize)",
+                             file: file, offset: byteCount - byteCount % recordSize)
         }
-        return bytes.count / recordSize
+        return byteCount / recordSize
     }
 }

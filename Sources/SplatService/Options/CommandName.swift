@@ -4,6 +4,8 @@ public enum CommandName: String, CaseIterable, Sendable {
     case render
     case turntable
     case thumbnails
+    /// The HTTP server (`splatrender serve`).
+    case serve
     case info
     case convert
     case worker

@@ -44,6 +44,22 @@ extension OptionTable {
                     URL, see worker) instead; --shard K/N keeps only the inputs whose relative path hashes to shard K.
                     """,
                     positionals: ["IN..."], positionalCount: 0...Int.max),
+        CommandSpec(name: .serve, synopsis: "serve [--listen HOST:PORT] [--workers N] [--queue N] [--memory-budget BYTES] [--max-body-bytes BYTES] [--request-timeout SECONDS] [--grace SECONDS] [--quiet] [decode limits]",
+                    summary: "run the thumbnail service: an HTTP server that renders POSTed scenes",
+                    details: """
+                    Serves POST /v1/render (an image of the scene in the body), /v1/sheet (a contact sheet), /v1/animation
+                    (an animated WebP turntable) and /v1/info (the JSON object of info), with the options of render,
+                    turntable and info as query parameters (resolution=256x256, flip=1, timeout=2.5, output=webp, …), plus
+                    GET /healthz, /readyz and /metrics (Prometheus). At most --workers jobs run at once, their estimated
+                    peaks together within --memory-budget; up to --queue more wait in arrival order, and past that a request
+                    is answered 503 with Retry-After. Errors are JSON: {"error": {"kind", "message", "field", "offset"}}.
+                    The decode limits given here apply to every request (a request may only lower them). One JSON line per
+                    request goes to standard error unless --quiet. SIGTERM or SIGINT drains: /readyz turns 503, new
+                    connections are refused, requests in flight and queued finish (up to --grace), then the process exits
+                    0. Every option may also be set as SPLATRENDER_<NAME> in the environment (SPLATRENDER_LISTEN,
+                    SPLATRENDER_WORKERS, …); the command line wins.
+                    """,
+                    positionals: [], positionalCount: 0...0, readsEnvironment: true),
         CommandSpec(name: .info, synopsis: "info FILE... [--json] [--bounds] [options]",
                     summary: "describe a scene from its header",
                     details: """

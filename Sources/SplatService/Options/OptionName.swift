@@ -28,6 +28,13 @@ public enum OptionName: String, CaseIterable, Sendable {
     case shDegree = "sh-degree"
     case report
     case timeout
+    // splatrender serve
+    case listen
+    case workers
+    case queue
+    case maxBodyBytes = "max-body-bytes"
+    case requestTimeout = "request-timeout"
+    case grace
     case progress
     case frames
     case turntable

@@ -2,12 +2,18 @@
 extension OptionTable {
     /// The option of `command` nearest to a misspelt one, when it is close enough to be a typo.
     public static func closestOption(to shown: String, command: CommandName) -> String? {
+        closestName(to: shown, among: options(for: command).map(\.name.rawValue))
+    }
+
+    /// The name in `names` nearest to a misspelt one by the same rule (a query parameter among
+    /// the ones a route takes, for example).
+    public static func closestName(to shown: String, among names: [String]) -> String? {
         let typed = shown.drop { $0 == "-" }.split(separator: "=").first.map(String.init) ?? ""
         guard typed.count >= 2 else { return nil }
         var best: (name: String, distance: Int)?
-        for spec in options(for: command) {
-            let d = editDistance(typed, spec.name.rawValue)
-            if d <= max(1, spec.name.rawValue.count / 3), d < (best?.distance ?? Int.max) { best = (spec.name.rawValue, d) }
+        for name in names {
+            let d = editDistance(typed, name)
+            if d <= max(1, name.count / 3), d < (best?.distance ?? Int.max) { best = (name, d) }
         }
         return best?.name
     }

@@ -3,14 +3,6 @@ import SplatCore
 import SplatFleet
 import TestSupport
 
-/// An executable SwiftPM built beside the test bundle (`splatrender`, `FleetTestWorker`).
-func builtExecutable(_ name: String) -> String {
-    let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    let beside = bundle.appendingPathComponent(name).path
-    if FileManager.default.isExecutableFile(atPath: beside) { return beside }
-    return bundle.deletingLastPathComponent().appendingPathComponent(name).path
-}
-
 /// The real `splatrender worker` as a child process, on the test keys of `server`, its log
 /// (standard error) in a file the test can show when something fails.
 final class WorkerProcess: @unchecked Sendable {
