@@ -11,6 +11,7 @@ let commands = [
     "decode-peak FILE   decode once and print byte counts and peak RSS as JSON (run as a child by `run`)",
     "encode-deadline [--shared PATH]   how far past a 1 s deadline huge PNG, JPEG and WebP encodes run",
     "png-levels [--repeat N] [--levels L,…] [--threads T] FILE.png…   PNG size and time per libdeflate level",
+    "margins [--shared PATH] [--size N] [--azimuths N] [--elevations A,B,…] [--scenes A,B] [--write DIR]   subject-to-edge margins of the auto-framed object scenes",
 ]
 switch arguments.first {
 case "run":
@@ -29,6 +30,8 @@ case "encode-deadline":
     exit(EncodeDeadlineProbe.main(Array(arguments.dropFirst())))
 case "png-levels":
     exit(PNGLevelsTool.run(Array(arguments.dropFirst())))
+case "margins":
+    exit(MarginsTool.run(Array(arguments.dropFirst())))
 default:
     FileHandle.standardError.write(Data(("usage: splat-bench COMMAND ...\n" + commands.map { "  " + $0 }.joined(separator: "\n") + "\n").utf8))
     exit(2)
