@@ -43,12 +43,14 @@ let package = Package(
         .target(name: "SplatServe", dependencies: ["SplatService", "SplatCore", "CMicroHTTPD"]),
         // The Redis Streams worker face: consumer groups, leases, dead letters over hiredis.
         .target(name: "SplatFleet", dependencies: ["SplatService", "SplatCore", "CHiredis"]),
-        .target(name: "SplatRenderCLI", dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatService"]),
+        .target(name: "SplatRenderCLI", dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatService", "SplatServe", "SplatFleet"]),
         .executableTarget(name: "splatrender", dependencies: ["SplatRenderCLI"]),
         .executableTarget(name: "Benchmarks",
                           dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatRender", "CZstd", "CDeflate", "CWebP", "CPNG", "CTurboJPEG",
                                          // The orientation test set and its scoring, shared with the accuracy test.
-                                         "TestSupport"],
+                                         "TestSupport",
+                                         // The fleet suite queues jobs on a redis-server of its own.
+                                         "SplatFleet"],
                           path: "Benchmarks", exclude: ["README.md"]),
 
         .target(name: "TestSupport", dependencies: ["SplatCore", "CDeflate"], path: "Tests/TestSupport"),
@@ -61,7 +63,9 @@ let package = Package(
         .testTarget(name: "SplatServiceTests", dependencies: ["SplatService", "SplatRender", "SplatFormats", "SplatImage", "SplatCore", "TestSupport"]),
         // A stream consumer in its own process, so tests can kill -9 a worker that holds a job.
         .executableTarget(name: "FleetTestWorker", dependencies: ["SplatFleet", "SplatCore"], path: "Tests/FleetTestWorker"),
-        .testTarget(name: "SplatFleetTests", dependencies: ["SplatFleet", "SplatService", "SplatCore", "TestSupport", "FleetTestWorker"],
+        // The real `splatrender worker` runs as child processes of the fleet tests.
+        .testTarget(name: "SplatFleetTests", dependencies: ["SplatFleet", "SplatService", "SplatCore", "TestSupport", "FleetTestWorker",
+                                                            "splatrender"],
                     // The HTTP test server is a Python script run by path, not bundled.
                     exclude: ["Resources"]),
         .testTarget(name: "SplatServeTests", dependencies: ["SplatServe", "SplatService", "SplatCore"]),

@@ -14,10 +14,10 @@ struct BenchmarkRun {
     var splatrender: String?
     var suites: Set<String> = BenchmarkRun.allSuites
 
-    static let allSuites: Set<String> = ["decode", "memory", "render", "image", "e2e", "stats"]
+    static let allSuites: Set<String> = ["decode", "memory", "render", "image", "e2e", "stats", "fleet"]
     static let usage = """
         usage: splat-bench run [--smoke] [--shared PATH] [--stress DIR] [--json FILE] [--runs N]
-                               [--splatrender PATH] [--suites decode,memory,render,image,e2e,stats]
+                               [--splatrender PATH] [--suites decode,memory,render,image,e2e,stats,fleet]
           --smoke        small corpus scenes only (no stress scene), 3 runs per figure
           --shared PATH  the shared folder (default: ../shared from the working directory, else beside the package)
           --stress DIR   folder with stress.ply, stress.v3.spz, stress.v4.spz (default: <package>/stress;
@@ -91,7 +91,8 @@ struct BenchmarkRun {
             DecodeInput(kind: .splat, scene: "luma_seal", path: paths.corpusFile("splat/luma-seal.splat"), isStress: false),
         ]
         var stressInputs: [DecodeInput] = []
-        if !smoke {
+        // The fleet and image suites never read the stress scene.
+        if !smoke && !suites.isDisjoint(with: ["decode", "memory", "render", "stats", "e2e"]) {
             let folder = stress ?? paths.packageRoot.appendingPathComponent("stress").path
             for (kind, name) in [(DecodeInput.Kind.ply, "stress.ply"), (.spzV3, "stress.v3.spz"), (.spzV4, "stress.v4.spz")] {
                 let path = (folder as NSString).appendingPathComponent(name)
@@ -141,6 +142,15 @@ struct BenchmarkRun {
                 }
             } else {
                 report.progress("end to end skipped: no splatrender beside \(ChildProcess.currentExecutable) (build it or pass --splatrender)")
+            }
+        }
+
+        if suites.contains("fleet") {
+            if let binary = splatrender ?? BenchmarkPaths.siblingSplatrender {
+                try FleetSuite(runs: smoke ? 1 : 3, report: report)
+                    .run(binary: binary, scene: "biker", path: biker.path, copies: smoke ? 10 : 100, side: 256)
+            } else {
+                report.progress("fleet skipped: no splatrender beside \(ChildProcess.currentExecutable) (build it or pass --splatrender)")
             }
         }
 

@@ -45,6 +45,10 @@ struct DecodeSuite {
 
     func run(_ inputs: [DecodeInput]) throws {
         for input in inputs { try measure(input) }
+        // glTF: each SPZ v4 scene (biker; the stress scene in a full run) written as .glb.
+        for input in inputs where input.kind == .spzV4 {
+            try GLTFDecodeBenchmark.figures(for: input, stopwatch: stopwatch, report: report)
+        }
     }
 
     private func measure(_ input: DecodeInput) throws {

@@ -8,6 +8,7 @@ let commands = [
     "make-stress-scene OUTDIR [--count N] [--seed S]   write stress.ply / stress.v3.spz / stress.v4.spz",
     "spz-decode FILE [--repeat N] [--only ours|raw|file]   SPZ decode time against bare zstd / libdeflate",
     "up-eval [--shared PATH] [--no-roundtrip] [--evidence] [--stress-only] [--stress-count N] [--runs N]   up estimator accuracy on the orientation test set, and its cost",
+    "gltf-decode SCENE [--repeat N] [--keep DIR]   SCENE as .glb (plain, SPZ) against memcpy / the SPZ payload decode",
     "decode-peak FILE   decode once and print byte counts and peak RSS as JSON (run as a child by `run`)",
     "encode-deadline [--shared PATH]   how far past a 1 s deadline huge PNG, JPEG and WebP encodes run",
     "png-levels [--repeat N] [--levels L,…] [--threads T] FILE.png…   PNG size and time per libdeflate level",
@@ -24,6 +25,8 @@ case "spz-decode":
     exit(SPZDecodeBenchmark.run(Array(arguments.dropFirst())))
 case "up-eval":
     exit(UpEvaluation.run(Array(arguments.dropFirst())))
+case "gltf-decode":
+    exit(GLTFDecodeBenchmark.run(Array(arguments.dropFirst())))
 case "decode-peak":
     exit(MemorySuite.decodeOnce(Array(arguments.dropFirst())))
 case "encode-deadline":

@@ -25,7 +25,8 @@ final class CommandContext {
         self.stdin = stdin
         self.stdout = stdout
         self.stderr = stderr
-        textSink = stdout
+        // `--report -` makes standard output the report's: the lines for people go to stderr.
+        textSink = parsed.text(.report) == "-" ? stderr : stdout
     }
 
     var quiet: Bool { parsed.flag(.quiet) }
@@ -40,6 +41,13 @@ final class CommandContext {
         let bytes = try stdin.readScene(format: load.format, limits: load.limits)
         stdinScene = bytes
         return .memory(bytes)
+    }
+
+    /// The load options of the command line, with `--cameras` read.
+    func loadOptions() throws(SplatError) -> LoadOptions {
+        var load = parsed.loadOptions
+        if let path = parsed.text(.cameras) { load.cameras = try TrainingCamerasReader.read(path: path) }
+        return load
     }
 
     /// Most bytes of paths `--from-stdin` reads.
@@ -104,6 +112,18 @@ final class CommandContext {
             (reportSink ?? stdout).write(report.json.serialized() + "\n")
         }
         return status.rawValue
+    }
+
+    /// Checks `--report FILE` like the job's own outputs, before the job runs (not a device,
+    /// FIFO or folder, its folder exists, not the input); the exit status when it fails.
+    func checkReportPath(input: SceneInput) -> Int32? {
+        guard let path = parsed.text(.report), path != "-" else { return nil }
+        do throws(SplatError) {
+            try OutputPreflight.check(files: [path], input: input)
+        } catch {
+            return fail(error, error.kind == .invalidArgument ? .usage : .cannotCreate)
+        }
+        return nil
     }
 
     /// Exit 130 or 143 when a signal stopped the run, else `status`.

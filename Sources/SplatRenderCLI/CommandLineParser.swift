@@ -9,9 +9,10 @@ import SplatService
 /// command is `render` and every argument belongs to it. `--key value` and `--key=value` both
 /// work; an option that takes a value always consumes the next argument, even one starting with
 /// `-` (`--camera-pos -1.5,0.2,3`). `--` ends the options; `-` alone is a positional (standard
-/// input or output). A repeated option keeps its last value.
+/// input or output). A repeated option keeps its last value. Commands that read the environment
+/// (`worker`) take what the command line left out from `environment` (see `applyEnvironment`).
 public enum CommandLineParser {
-    public static func parse(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
+    public static func parse(_ arguments: [String], environment: [String: String] = [:]) throws(UsageError) -> ParsedCommand {
         guard let first = arguments.first else {
             throw UsageError("no command or scene given")
         }
@@ -72,6 +73,7 @@ public enum CommandLineParser {
             parsed.given[spec.name] = try OptionValueParser.parse(raw, for: spec)
         }
 
+        if OptionTable.command(command).readsEnvironment { try parsed.applyEnvironment(environment) }
         try parsed.applyDefaults()
 
         if !parsed.wantsHelp && !parsed.wantsVersion {

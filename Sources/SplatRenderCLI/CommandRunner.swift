@@ -1,3 +1,4 @@
+import Foundation
 import SplatCore
 import SplatService
 
@@ -10,16 +11,19 @@ public enum CommandRunner {
     public static func main(_ arguments: [String]) -> Int32 {
         SignalCancellation.install()
         return run(arguments, stdout: FileDescriptorOutput(descriptor: 1), stderr: FileDescriptorOutput(descriptor: 2),
-                   cancellation: SignalCancellation.token)
+                   cancellation: SignalCancellation.token, environment: ProcessInfo.processInfo.environment)
     }
 
     /// Runs `arguments` (without the program name) and returns the exit status (see `ExitCode`).
     /// `cancellation` stops the run's jobs (the executable passes the token SIGINT/SIGTERM cancel).
     /// A result that could not be written to standard output turns a success into exit 74.
+    /// `environment` supplies the options of commands that read it (`worker`).
     public static func run(_ arguments: [String], stdin: InputSource = .standardInput,
                            stdout: OutputSink, stderr: OutputSink,
-                           cancellation: CancellationToken = CancellationToken()) -> Int32 {
-        let status = dispatch(arguments, stdin: stdin, stdout: stdout, stderr: stderr, cancellation: cancellation)
+                           cancellation: CancellationToken = CancellationToken(),
+                           environment: [String: String] = [:]) -> Int32 {
+        let status = dispatch(arguments, stdin: stdin, stdout: stdout, stderr: stderr, cancellation: cancellation,
+                              environment: environment)
         if let failure = stdout.writeFailure {
             stderr.write("error: cannot write to standard output: \(failure)\n")
             return status == ExitCode.ok.rawValue || status == ExitCode.someInputsFailed.rawValue
@@ -29,10 +33,10 @@ public enum CommandRunner {
     }
 
     private static func dispatch(_ arguments: [String], stdin: InputSource, stdout: OutputSink, stderr: OutputSink,
-                                 cancellation: CancellationToken) -> Int32 {
+                                 cancellation: CancellationToken, environment: [String: String]) -> Int32 {
         let parsed: ParsedCommand
         do throws(UsageError) {
-            parsed = try CommandLineParser.parse(arguments)
+            parsed = try CommandLineParser.parse(arguments, environment: environment)
         } catch {
             stderr.write("error: \(error.message) (see --help)\n")
             return ExitCode.usage.rawValue
@@ -58,6 +62,8 @@ public enum CommandRunner {
         case .render: status = RenderCommand.run(context)
         case .turntable: status = TurntableCommand.run(context)
         case .thumbnails: status = ThumbnailsCommand.run(context)
+        // SIGTERM is how a worker is asked to stop: its exit status stays its own (0).
+        case .worker: return WorkerCommand.run(context)
         case .help: status = ExitCode.ok.rawValue
         }
         return context.signalled(status)

@@ -27,7 +27,8 @@ enum InfoCommand {
         let json = parsed.flag(.json)
         let info: SceneInfo
         do throws(SplatError) {
-            let job = InfoJob(input: try context.sceneInput(path), load: parsed.loadOptions, decodeBounds: parsed.flag(.bounds))
+            let load = try context.loadOptions()
+            let job = InfoJob(input: try context.sceneInput(path), load: load, decodeBounds: parsed.flag(.bounds))
             info = try job.run()
         } catch {
             if json { context.say(JSONValue.object([("file", .string(path)), ("error", error.json)]).serialized(pretty: false)) }

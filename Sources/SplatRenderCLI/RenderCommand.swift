@@ -27,8 +27,15 @@ enum RenderCommand {
             return context.usage(error.message)
         }
         let input: SceneInput
-        do throws(SplatError) { input = try context.sceneInput(parsed.positionals[0]) } catch { return context.failInput(error) }
-        var job = SceneJob(command: "render", input: input, load: parsed.loadOptions, view: parsed.viewRequest,
+        let load: LoadOptions
+        do throws(SplatError) {
+            load = try context.loadOptions()
+            input = try context.sceneInput(parsed.positionals[0])
+        } catch {
+            return context.failInput(error)
+        }
+        if let refused = context.checkReportPath(input: input) { return refused }
+        var job = SceneJob(command: "render", input: input, load: load, view: parsed.viewRequest,
                            image: outPath == "-" ? .caller : .file(outPath), timeoutSeconds: parsed.timeoutSeconds,
                            cancellation: context.cancellation)
         job.memoryBudget = parsed.memoryBudget
@@ -49,7 +56,8 @@ enum RenderCommand {
             }
         }
         if report.succeeded { describe(report, context: context, outPath: outPath) }
-        return context.finish(&report, reportSink: context.textSink)
+        // The report goes to stdout (`--json`, `--report -`) only when the image does not.
+        return context.finish(&report)
     }
 
     /// Warnings, `--verbose` details and the closing line.

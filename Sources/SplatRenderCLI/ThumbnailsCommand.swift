@@ -9,6 +9,11 @@ import SplatService
 enum ThumbnailsCommand {
     static func run(_ context: CommandContext) -> Int32 {
         let parsed = context.parsed
+        if let jobFile = parsed.text(.jobFile) { return runJobFile(jobFile, context) }
+        let shard: ShardSelector?
+        do throws(SplatError) { shard = try parsed.text(.shard).map(ShardSelector.init(parsing:)) } catch {
+            return context.usage(error.message)
+        }
         guard let outputDirectory = parsed.text(.outDir) else {
             return context.usage("thumbnails needs --out-dir DIR")
         }
@@ -29,17 +34,9 @@ enum ThumbnailsCommand {
                                            file: outputDirectory), .cannotCreate)
         }
         let reportPath = parsed.text(.report)
-        var log: JSONLinesLog?
-        if let reportPath, reportPath != "-" {
-            do throws(SplatError) {
-                log = try JSONLinesLog(path: reportPath)
-            } catch {
-                return context.fail(error, .cannotCreate)
-            }
-        }
-
         let reserved = reportPath.flatMap { Self.relativePath($0, inside: outputDirectory) }.map { [$0, $0 + ".partial"] } ?? []
-        let inputs = BatchInput.expand(arguments, reserved: reserved)
+        var inputs = BatchInput.expand(arguments, reserved: reserved)
+        if let shard { inputs = inputs.filter { shard.includes($0.relativePath) } }
         var options = BatchOptions(outputDirectory: outputDirectory, jobs: parsed.integer(.jobs) ?? BatchOptions.defaultJobs,
                                    memoryBudget: parsed.memoryBudget,
                                    load: parsed.loadOptions, view: parsed.viewRequest, orbit: parsed.orbitOptions, writeImage: true,
@@ -53,10 +50,31 @@ enum ThumbnailsCommand {
             return context.usage(error.message)
         }
         options.reservedPaths = reserved
-        let console = BatchConsole(context, linesToStdout: parsed.flag(.json) || reportPath == "-")
-        if inputs.isEmpty { console.warn("no scenes found in \(arguments.joined(separator: ", "))") }
-        let summary = BatchRunner(options: options).run(inputs, log: log, progress: console.progress.handler,
-                                                        cancellation: context.cancellation, completion: console.finished)
+        return reportingBatch(context) { log, console in
+            if inputs.isEmpty {
+                console.warn(shard.map { "no scenes of shard \($0) in \(arguments.joined(separator: ", "))" }
+                             ?? "no scenes found in \(arguments.joined(separator: ", "))")
+            }
+            return BatchRunner(options: options).run(inputs, log: log, progress: console.progress.handler,
+                                                     cancellation: context.cancellation, completion: console.finished)
+        }
+    }
+
+    /// Opens `--report`, runs the batch with it and the console, and turns the summary into the
+    /// exit status: 0 when every input succeeded, 2 when some failed, 73/74 when the report
+    /// could not be written.
+    static func reportingBatch(_ context: CommandContext, _ body: (JSONLinesLog?, BatchConsole) -> BatchSummary) -> Int32 {
+        let reportPath = context.parsed.text(.report)
+        var log: JSONLinesLog?
+        if let reportPath, reportPath != "-" {
+            do throws(SplatError) {
+                log = try JSONLinesLog(path: reportPath)
+            } catch {
+                return context.fail(error, .cannotCreate)
+            }
+        }
+        let console = BatchConsole(context, linesToStdout: context.parsed.flag(.json) || reportPath == "-")
+        let summary = body(log, console)
         console.progress.clear()
         if let logError = summary.logError {
             // The report under its final name only ever holds complete reports: it stays .partial.
@@ -133,11 +151,16 @@ final class BatchConsole: @unchecked Sendable {
     /// The closing line: on stdout, or on stderr when stdout carries the report lines.
     func summarise(_ summary: BatchSummary) {
         guard !quiet else { return }
-        var text = "\(summary.total) input\(summary.total == 1 ? "" : "s"): \(summary.succeeded) ok"
-        let failures = summary.statusCounts.filter { $0.key != "ok" }.sorted { $0.key < $1.key }
+        // Skipped inputs succeeded without running; inputs a signal kept from starting have no line.
+        let skipped = summary.statusCounts["skipped", default: 0]
+        let notStarted = summary.total - summary.statusCounts.values.reduce(0, +)
+        var text = "\(summary.total) input\(summary.total == 1 ? "" : "s"): \(summary.succeeded - skipped) ok"
+        if skipped > 0 { text += ", \(skipped) skipped" }
+        let failures = summary.statusCounts.filter { $0.key != "ok" && $0.key != "skipped" }.sorted { $0.key < $1.key }
         if !failures.isEmpty {
-            text += ", \(summary.failed) failed (" + failures.map { "\($0.value) \($0.key)" }.joined(separator: ", ") + ")"
+            text += ", \(summary.failed - notStarted) failed (" + failures.map { "\($0.value) \($0.key)" }.joined(separator: ", ") + ")"
         }
+        if notStarted > 0 { text += ", \(notStarted) not started" }
         if summary.interrupted { text += "; interrupted by a signal" }
         (linesToStdout ? stderr : stdout).write(text + "\n")
     }

@@ -15,9 +15,16 @@ enum TurntableCommand {
             return context.usage("turntable writes files; standard output (-) is only for render --out")
         }
         let input: SceneInput
-        do throws(SplatError) { input = try context.sceneInput(parsed.positionals[0]) } catch { return context.failInput(error) }
+        let load: LoadOptions
+        do throws(SplatError) {
+            load = try context.loadOptions()
+            input = try context.sceneInput(parsed.positionals[0])
+        } catch {
+            return context.failInput(error)
+        }
+        if let refused = context.checkReportPath(input: input) { return refused }
         var job = SceneJob(command: CommandName.turntable.rawValue, input: input,
-                           load: parsed.loadOptions, view: parsed.viewRequest, orbit: parsed.orbitOptions,
+                           load: load, view: parsed.viewRequest, orbit: parsed.orbitOptions,
                            framesDirectory: framesDirectory,
                            sheet: sheet.map { SheetOutput(path: $0, plan: parsed.sheetPlan) },
                            animation: animation.map { AnimationOutput(path: $0, options: parsed.animationOptions) },

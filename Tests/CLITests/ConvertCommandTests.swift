@@ -104,15 +104,16 @@ func sceneDifferences(_ a: SplatScene, _ b: SplatScene, tolerance: Float = 1e-6)
 
     @Test func spzOutputRecordsAKnownFrameOnly() throws {
         let dir = try Fixtures.temporaryDirectory("cli-convert-spz")
-        // PLY's RDF convention is known: the SPZ says so, and reads back as the PLY's values.
+        // Written in SPZ's own convention: PLY's RDF values converted to RUB, and the SPZ says so.
         let fromPLY = dir.appendingPathComponent("tiny.spz").path
         let run = runCLI(["convert", Fixtures.vector("tiny-3dgs-le.ply"), fromPLY, "--spz-version", "3"])
         #expect(run.status == 0, "\(run.err.text)")
         let spz = try SplatFile.decode(path: fromPLY)
         #expect(spz.header.format == .spz && spz.header.version == 3)
-        #expect(spz.scene.declaredFrame == .rdf)
+        #expect(spz.scene.declaredFrame == .rub)
         #expect(spz.scene.model == .antialiased)
         let ply = try SplatFile.decode(path: Fixtures.vector("tiny-3dgs-le.ply")).scene
+        FrameConversion(from: .rdf, to: .rub).apply(to: ply)
         for i in 0..<ply.count {
             // 12 fractional bits: positions within half a step.
             #expect(abs(spz.scene.x[i] - ply.x[i]) <= 0.5 / 4096 + 1e-7)
@@ -120,9 +121,10 @@ func sceneDifferences(_ a: SplatScene, _ b: SplatScene, tolerance: Float = 1e-6)
             #expect(abs(spz.scene.z[i] - ply.z[i]) <= 0.5 / 4096 + 1e-7)
         }
 
-        // An undeclared SPZ's frame is the open question: nothing is recorded, nothing converted.
+        // With --keep-frame an undeclared SPZ's frame is the open question: nothing is recorded,
+        // nothing converted.
         let copy = dir.appendingPathComponent("copy.spz").path
-        let plain = runCLI(["convert", Fixtures.vector("minimal-v4.spz"), copy])
+        let plain = runCLI(["convert", Fixtures.vector("minimal-v4.spz"), copy, "--keep-frame"])
         #expect(plain.status == 0, "\(plain.err.text)")
         #expect(plain.out.text.contains("frame not recorded"))
         let original = try SplatFile.decode(path: Fixtures.vector("minimal-v4.spz")).scene
@@ -139,5 +141,54 @@ func sceneDifferences(_ a: SplatScene, _ b: SplatScene, tolerance: Float = 1e-6)
         for i in 0..<original.count {
             #expect(back.x[i] == original.x[i] && back.y[i] == -original.y[i] && back.z[i] == -original.z[i])
         }
+    }
+
+    @Test func eachOutputIsWrittenInItsFormatsConvention() throws {
+        let dir = try Fixtures.temporaryDirectory("cli-convert-convention")
+        let source = Fixtures.vector("minimal-v4.spz")
+        let original = try SplatFile.decode(path: source).scene
+        // SPZ (RUB) → PLY: values in RDF, so PLY readers (this tool included) show it upright.
+        let ply = dir.appendingPathComponent("scene.ply").path
+        let toPLY = runCLI(["convert", source, ply])
+        #expect(toPLY.status == 0, "\(toPLY.err.text)")
+        #expect(toPLY.out.text.contains("frame RDF"))
+        let back = try SplatFile.decode(path: ply).scene
+        let expected = try SplatFile.decode(path: source).scene
+        FrameConversion(from: .rub, to: .rdf).apply(to: expected)
+        #expect(sceneDifferences(expected, back, tolerance: 1e-6).isEmpty, "\(sceneDifferences(expected, back))")
+        #expect(back.y[0] == -original.y[0] || original.y[0] == 0)
+        // SPZ → SPZ: already RUB; the frame is now recorded.
+        let spz = dir.appendingPathComponent("copy.spz").path
+        #expect(runCLI(["convert", source, spz]).status == 0)
+        let copied = try SplatFile.decode(path: spz).scene
+        #expect(copied.declaredFrame == .rub)
+        #expect(sceneDifferences(original, copied, tolerance: 1e-6).isEmpty)
+        // --keep-frame and --to-frame contradict each other.
+        #expect(runCLI(["convert", source, spz, "--keep-frame", "--to-frame", "RDF"]).status == 64)
+    }
+
+    @Test func gltfOutputsReadBackAndRenderLikeTheSource() throws {
+        let dir = try Fixtures.temporaryDirectory("cli-convert-gltf")
+        let source = Fixtures.vector("minimal-v4.spz")
+        let plain = dir.appendingPathComponent("s.glb").path, packed = dir.appendingPathComponent("z.glb").path
+        let json = dir.appendingPathComponent("s.gltf").path
+        #expect(runCLI(["convert", source, plain]).status == 0)
+        #expect(runCLI(["convert", source, packed, "--gltf-compression", "spz"]).status == 0)
+        #expect(runCLI(["convert", source, json]).status == 0)
+        #expect(runCLI(["convert", source, dir.appendingPathComponent("x.ply").path, "--gltf-compression", "spz"]).status == 64)
+        let header = try SplatFile.readHeader(path: packed)
+        #expect(header.format == .gltf && header.details["compression"] == "KHR_gaussian_splatting_compression_spz_2")
+        #expect(try SplatFile.readHeader(path: plain).declaredFrame == .luf)
+        // The same camera on the source and each glTF gives the same pixels (frames are declared).
+        let camera = ["--resolution", "24x24", "--camera-pos", "0,0,4", "--camera-target", "0,0,0", "--up", "convention"]
+        let reference = runCLI(["render", source, "--out", "-", "--out-format", "png"] + camera)
+        #expect(reference.status == 0, "\(reference.err.text)")
+        for file in [plain, json] {
+            let run = runCLI(["render", file, "--out", "-", "--out-format", "png"] + camera)
+            #expect(run.status == 0, "\(run.err.text)")
+            #expect(run.out.bytes == reference.out.bytes, "\(file)")
+        }
+        let compressed = runCLI(["render", packed, "--out", "-", "--out-format", "png"] + camera)
+        #expect(compressed.status == 0 && !compressed.out.bytes.isEmpty)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SplatCore
 import SplatFleet
+import TestSupport
 import Testing
 
 extension FleetTests {

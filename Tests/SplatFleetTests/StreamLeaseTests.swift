@@ -1,18 +1,14 @@
 import Foundation
 import SplatCore
 import SplatFleet
+import TestSupport
 import Testing
 
 extension FleetTests {
     /// Leases: crashed workers lose their entries after the lease, live ones keep them.
     @Suite struct StreamLeaseTests {
         /// The FleetTestWorker executable SwiftPM built beside the test bundle.
-        static var workerPath: String {
-            let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            let beside = bundle.appendingPathComponent("FleetTestWorker").path
-            if FileManager.default.isExecutableFile(atPath: beside) { return beside }
-            return bundle.deletingLastPathComponent().appendingPathComponent("FleetTestWorker").path
-        }
+        static var workerPath: String { builtExecutable("FleetTestWorker") }
 
         static func startWorker(_ server: RedisServerProcess, name: String, leaseMilliseconds: Int,
                                 concurrency: Int = 1) throws -> ChildProcess {

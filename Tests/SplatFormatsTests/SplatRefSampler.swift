@@ -60,7 +60,10 @@ enum SplatRefSampler {
         return Sample(entry: entry, indices: indices ?? Array(0..<splats.count))
     }
 
-    private static func run(_ path: String) throws -> [String: Any] {
+    private static func run(_ path: String) throws -> [String: Any] { try run(path, script: script) }
+
+    /// Runs a Python `script` given the vectors folder and `path`, which prints one JSON object.
+    static func run(_ path: String, script: String) throws -> [String: Any] {
         guard let python else { throw Failure.noPython }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)

@@ -9,7 +9,7 @@ import TestSupport
 @Suite struct RunReportTests {
     static let keys = ["command", "input", "status", "message", "error", "format", "version", "count", "sh_degree", "model",
                        "declared_frame", "conventional_frame", "camera_hints", "decoded_count", "ceiling",
-                       "estimated_peak_bytes", "memory_estimate", "frame_decision",
+                       "estimated_peak_bytes", "memory_estimate", "frame_decision", "up_estimate",
                        "camera", "orbit", "sheet", "render_stats", "outputs", "warnings", "timings_ms", "stages_ms",
                        "peak_rss_bytes"]
 

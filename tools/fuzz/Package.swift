@@ -10,7 +10,7 @@ import PackageDescription
 let root = Context.packageDirectory + "/../.."
 let rootIdentity = String(Context.packageDirectory.split(separator: "/").dropLast(2).last ?? "splatrender").lowercased()
 
-let entries = ["spz-legacy", "spz-v4", "ply", "compressed-ply", "sog-zip", "sog-meta", "splat", "detect"]
+let entries = ["spz-legacy", "spz-v4", "ply", "compressed-ply", "sog-zip", "sog-meta", "splat", "detect", "gltf"]
 
 let package = Package(
     name: "splatrender-fuzz",

@@ -19,6 +19,7 @@ import struct
 import sys
 import zipfile
 import io
+import json
 
 MAX_SEED = 64 << 10
 SHRUNK_SPLATS = 24
@@ -233,7 +234,55 @@ def sog_seeds(shared, out):
             write(out, "detect", bytes([3]) + meta)
 
 
-DETECT_BYTE = {".spz": 0, ".ply": 1, ".splat": 2, ".json": 3, ".sog": 4}
+# --- glTF, GLB, .ksplat --------------------------------------------------------------------
+
+def glb_split(data):
+    n = struct.unpack_from("<I", data, 12)[0]
+    doc = json.loads(data[20:20 + n].rstrip(b" \x00"))
+    m = struct.unpack_from("<I", data, 20 + n)[0]
+    return doc, data[28 + n:28 + n + m]
+
+
+def glb_join(doc, bin_chunk):
+    text = json.dumps(doc, separators=(",", ":")).encode()
+    text += b" " * (-len(text) % 4)
+    body = bin_chunk + b"\x00" * (-len(bin_chunk) % 4)
+    chunks = struct.pack("<II", len(text), 0x4E4F534A) + text + struct.pack("<II", len(body), 0x004E4942) + body
+    return struct.pack("<III", 0x46546C67, 2, 12 + len(chunks)) + chunks
+
+
+def shrink_spz_glb(data, k):
+    """A one-payload SPZ-compressed GLB cut to k splats (payload re-gzipped, counts rewritten)."""
+    doc, bin_chunk = glb_split(data)
+    views = doc.get("bufferViews", [])
+    if len(views) != 1:
+        return None
+    view = views[0]
+    start = view.get("byteOffset", 0)
+    payload = shrink_legacy_payload(gzip.decompress(bin_chunk[start:start + view["byteLength"]]), k)
+    packed = gzip.compress(payload, 9, mtime=0)
+    view["byteOffset"], view["byteLength"] = 0, len(packed)
+    doc["buffers"][0]["byteLength"] = len(packed)
+    for accessor in doc.get("accessors", []):
+        accessor["count"] = k
+    return glb_join(doc, packed)
+
+
+def gltf_seeds(shared, out):
+    for path in files_under(shared, (".glb", ".gltf", ".ksplat")):
+        data = open(path, "rb").read()
+        if len(data) > MAX_SEED and data[:4] == b"glTF":
+            try:
+                data = shrink_spz_glb(data, SHRUNK_SPLATS)
+            except Exception:
+                data = None
+        if data is None or len(data) > MAX_SEED:
+            continue
+        write(out, "gltf", data)
+        write(out, "detect", bytes([7 if path.endswith(".ksplat") else 6]) + data)
+
+
+DETECT_BYTE = {".spz": 0, ".ply": 1, ".splat": 2, ".json": 3, ".sog": 4, ".glb": 6, ".gltf": 6, ".ksplat": 7}
 
 
 def regression_seeds(folder, out):
@@ -258,6 +307,7 @@ def main():
     ply_seeds(shared, out)
     splat_seeds(shared, out)
     sog_seeds(shared, out)
+    gltf_seeds(shared, out)
     if len(sys.argv) == 4:
         regression_seeds(sys.argv[3], out)
     for target in sorted(os.listdir(out)):

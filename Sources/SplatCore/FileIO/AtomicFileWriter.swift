@@ -12,8 +12,13 @@ public enum AtomicFileWriter {
     /// `.<name>.tmp-`: the start of every temporary this writer makes for `name`.
     public static func temporaryPrefix(for name: String) -> String { ".\(name).tmp-" }
 
-    /// Writes `bytes` to `path` atomically.
+    /// Writes `bytes` to `path` atomically. An existing `path` that is not a regular file (or a
+    /// link) is refused, not replaced: the rename would put a file in place of a device, a FIFO
+    /// or a socket (as root, `/dev/null` itself).
     public static func write(_ bytes: UnsafeRawBufferPointer, to path: String) throws(SplatError) {
+        if let existing = FileIO.status(atPath: path, followLinks: false), existing.kind != .regular, existing.kind != .symbolicLink {
+            throw SplatError(.io, "\(path) exists and is not a regular file (a \(existing.kind.rawValue)); refusing to replace it", file: path)
+        }
         let url = URL(fileURLWithPath: path)
         let dir = url.deletingLastPathComponent().path
         let base = (dir.isEmpty ? "." : dir) + "/" + temporaryPrefix(for: url.lastPathComponent) + "XXXXXX"

@@ -77,37 +77,10 @@ public struct FrameConversion: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Per-band SH matrices (band l: (2l+1)², row-major, acting on band-local coefficients) such
-    /// that Σ t'_k Y_k(M·d) = Σ t_k Y_k(d) for every direction d; solved by least squares over a
-    /// fixed set of directions (7.6) in Double and snapped to exact 0/±1 where it is one.
+    /// that Σ t'_k Y_k(M·d) = Σ t_k Y_k(d) for every direction d (7.6), exact (`SHRotation`).
     public func shBandMatrices(maxDegree: Int) -> [[Double]] {
-        let dirs = Self.sampleDirections
-        var result: [[Double]] = []
-        for l in 1...max(1, maxDegree) where l <= maxDegree {
-            let n = 2 * l + 1
-            let lo = l * l - 1
-            var a = [[Double]](), b = [[Double]]()
-            for d in dirs {
-                let md = SIMD3<Double>((0..<3).map { i in (0..<3).reduce(0.0) { $0 + Double(rows[i][$1]) * d[$1] } })
-                a.append(Array(SphericalHarmonics.basis(md)[lo..<lo + n]))
-                b.append(Array(SphericalHarmonics.basis(d)[lo..<lo + n]))
-            }
-            // Normal equations: (AᵀA) T = AᵀB.
-            var ata = [Double](repeating: 0, count: n * n), atb = [Double](repeating: 0, count: n * n)
-            for j in 0..<dirs.count {
-                for r in 0..<n {
-                    for c in 0..<n {
-                        ata[r * n + c] += a[j][r] * a[j][c]
-                        atb[r * n + c] += a[j][r] * b[j][c]
-                    }
-                }
-            }
-            var t = Self.solve(ata, atb, n)
-            for i in t.indices {
-                for v in [-1.0, 0.0, 1.0] where abs(t[i] - v) < 1e-9 { t[i] = v }
-            }
-            result.append(t)
-        }
-        return result
+        SphericalHarmonics.bandMatrices(rows: rows.map { SIMD3<Double>(Double($0.x), Double($0.y), Double($0.z)) },
+                                        maxDegree: maxDegree)
     }
 
     /// Applies the conversion to every splat of `scene` in place (positions, rotations, SH).
@@ -156,36 +129,6 @@ public struct FrameConversion: Sendable, Equatable, CustomStringConvertible {
         let n = Int(Double(m.count).squareRoot())
         for r in 0..<n { for c in 0..<n where r != c && m[r * n + c] != 0 { return false } }
         return true
-    }
-
-    /// Fixed, well-spread unit directions (a Fibonacci sphere), so results are reproducible.
-    private static let sampleDirections: [SIMD3<Double>] = (0..<64).map { i in
-        let golden = Double.pi * (3 - 5.0.squareRoot())
-        let y = 1 - 2 * (Double(i) + 0.5) / 64
-        let r = (1 - y * y).squareRoot()
-        let phi = golden * Double(i)
-        return SIMD3(r * cos(phi), y, r * sin(phi))
-    }
-
-    /// Solves A·X = B for n×n row-major A and B (Gaussian elimination with partial pivoting).
-    private static func solve(_ a0: [Double], _ b0: [Double], _ n: Int) -> [Double] {
-        var a = a0, b = b0
-        for col in 0..<n {
-            var pivot = col
-            for r in col + 1..<n where abs(a[r * n + col]) > abs(a[pivot * n + col]) { pivot = r }
-            if pivot != col {
-                for c in 0..<n { a.swapAt(col * n + c, pivot * n + c); b.swapAt(col * n + c, pivot * n + c) }
-            }
-            let p = a[col * n + col]
-            for r in 0..<n where r != col {
-                let f = a[r * n + col] / p
-                if f == 0 { continue }
-                for c in 0..<n { a[r * n + c] -= f * a[col * n + c]; b[r * n + c] -= f * b[col * n + c] }
-            }
-        }
-        var x = b
-        for r in 0..<n { for c in 0..<n { x[r * n + c] = b[r * n + c] / a[r * n + r] } }
-        return x
     }
 }
 

@@ -48,6 +48,9 @@ public final class SplatScene: @unchecked Sendable {
     /// The frame the format is conventionally written in (`formats.md` 7.3).
     public var conventionalFrame: CoordinateSystem = .rdf
     public var cameraHints: CameraHints?
+    /// Node transforms the file draws its stored splats with (glTF); nil when the stored values
+    /// are the scene. Apply them with `SceneTransform.flatten` before rendering.
+    public var nodeInstances: NodeInstances?
     /// Non-fatal oddities found while decoding or converting.
     public var warnings: [String] = []
 
@@ -138,7 +141,12 @@ public final class SplatScene: @unchecked Sendable {
         var write = 0
         let dim3 = shFloatsPerSplat
         let shBase = sh.baseAddress!
-        for read in 0..<count where keep(read) {
+        // Mesh ranges of node instances move with their splats.
+        let marks = nodeInstances?.boundaries ?? []
+        var moved: [Int] = []
+        for read in 0..<count {
+            while moved.count < marks.count, marks[moved.count] == read { moved.append(write) }
+            guard keep(read) else { continue }
             if write != read {
                 for c in Column.allCases {
                     let base = columnBase(c)
@@ -150,6 +158,8 @@ public final class SplatScene: @unchecked Sendable {
             }
             write += 1
         }
+        while moved.count < marks.count { moved.append(write) }
+        if !marks.isEmpty { nodeInstances = nodeInstances?.remapped(boundaries: marks, to: moved) }
         let removed = count - write
         if removed > 0 {
             for c in Column.allCases { (columnBase(c) + write).update(repeating: 0, count: count - write) }

@@ -26,7 +26,7 @@ public final class StreamConsumer: Sendable {
 
     public let configuration: StreamConsumerConfiguration
     /// What this consumer did so far; read `counters.snapshot` for metrics.
-    public let counters = StreamConsumerCounters()
+    public let counters: StreamConsumerCounters
     let handler: Handler
     let abandonedFields: AbandonedFields
     let log: @Sendable (String) -> Void
@@ -60,12 +60,15 @@ public final class StreamConsumer: Sendable {
     /// A consumer for `configuration`; nothing connects until `run`.
     /// - Parameters:
     ///   - abandonedFields: result fields for entries given up without a run (default: none).
+    ///   - counters: where the totals go (give one with an observer to feed metrics).
     ///   - log: one line per notable event (claims, retries, reconnects, dead letters).
     public init(configuration: StreamConsumerConfiguration,
                 abandonedFields: @escaping AbandonedFields = { _ in [] },
+                counters: StreamConsumerCounters = StreamConsumerCounters(),
                 log: @escaping @Sendable (String) -> Void = { _ in },
                 handler: @escaping Handler) {
         self.configuration = configuration
+        self.counters = counters
         self.handler = handler
         self.abandonedFields = abandonedFields
         self.log = log

@@ -1,8 +1,9 @@
 import Foundation
 import SplatCore
+import SplatService
 
-/// Everything a `StreamConsumer` needs to know besides the handler. Defaults match
-/// `splatrender worker`'s documented defaults.
+/// Everything a `StreamConsumer` needs to know besides the handler. Defaults are
+/// `splatrender worker`'s documented ones (`WorkerDefaults`).
 public struct StreamConsumerConfiguration: Sendable {
     /// The server (`--redis`).
     public var redis: RedisURL
@@ -10,24 +11,24 @@ public struct StreamConsumerConfiguration: Sendable {
     public var redisOptions = RedisClient.Options()
     /// The stream jobs are read from. In Redis Cluster, give every key the same hash tag
     /// (`{splatrender}:jobs`, `{splatrender}:results`, …) so they live in one slot.
-    public var stream = "splatrender:jobs"
+    public var stream = WorkerDefaults.stream
     /// The consumer group every worker of the fleet joins.
-    public var group = "splatrender"
+    public var group = WorkerDefaults.group
     /// This worker's name in the group; unique per process so a restarted worker does not
     /// inherit a dead one's entries by name (they are claimed after the lease instead).
     public var consumer = StreamConsumerConfiguration.defaultConsumerName()
     /// Where one entry per finished job goes (`id`, `status`, `attempt`, `worker`, `entry`, `report`).
-    public var results = "splatrender:results"
+    public var results = WorkerDefaults.results
     /// Where given-up jobs go: the job's fields plus `reason` and `error`.
-    public var dead = "splatrender:dead"
+    public var dead = WorkerDefaults.dead
     /// How long an entry may sit idle in another worker's hands before it is claimed. A live
     /// worker extends its entries every lease/3, so only a stopped or stalled worker loses them.
-    public var lease: Duration = .seconds(60)
+    public var lease: Duration = .milliseconds(Int(WorkerDefaults.leaseSeconds * 1000))
     /// Deliveries an entry gets; a transient failure on the last one, or a delivery beyond
     /// it (earlier attempts died with their worker), sends it to the dead stream.
-    public var maxAttempts = 3
+    public var maxAttempts = WorkerDefaults.maxAttempts
     /// Handlers run at once; also the most entries this worker holds.
-    public var concurrency = ProcessInfo.processInfo.activeProcessorCount
+    public var concurrency = WorkerDefaults.concurrency
     /// Longest `XREADGROUP … BLOCK`: bounds how long `stop()` takes to be noticed.
     public var readBlock: Duration = .seconds(2)
     /// How often to look for stale entries (`XAUTOCLAIM`); nil: lease/2, so a dead worker's
@@ -41,7 +42,7 @@ public struct StreamConsumerConfiguration: Sendable {
     /// Approximate cap on the dead stream; nil (the default) keeps every dead letter.
     public var deadMaxLength: Int?
     /// How long `stop()` lets in-flight handlers finish before cancelling them.
-    public var grace: Duration = .seconds(30)
+    public var grace: Duration = .milliseconds(Int(WorkerDefaults.graceSeconds * 1000))
     /// After cancelling at the end of the grace, how long to wait for handlers to return.
     public var cancelWait: Duration = .seconds(5)
 

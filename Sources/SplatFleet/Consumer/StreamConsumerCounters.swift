@@ -39,14 +39,23 @@ public final class StreamConsumerCounters: Sendable {
     }
 
     private let totals = Mutex(Snapshot())
+    private let observer: (@Sendable (_ before: Snapshot, _ after: Snapshot) -> Void)?
 
-    /// Counters at zero.
-    public init() {}
+    /// Counters at zero. `observer` sees every change as the totals before and after it, in
+    /// order (it runs under the counters' lock: keep it short), so a metrics registry can count
+    /// along without polling.
+    public init(observer: (@Sendable (_ before: Snapshot, _ after: Snapshot) -> Void)? = nil) {
+        self.observer = observer
+    }
 
     /// A consistent copy of every total.
     public var snapshot: Snapshot { totals.withLock { $0 } }
 
     func update(_ change: (inout Snapshot) -> Void) {
-        totals.withLock { change(&$0) }
+        totals.withLock { totals in
+            let before = totals
+            change(&totals)
+            observer?(before, totals)
+        }
     }
 }

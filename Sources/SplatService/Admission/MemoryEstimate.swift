@@ -40,12 +40,14 @@ public struct MemoryEstimate: Sendable, Equatable {
     /// The estimate for `job` whose input has `header` and is `inputBytes` long.
     public static func of(_ job: SceneJob, header: SceneHeader, inputBytes: Int) -> MemoryEstimate {
         let limits = job.load.limits
-        let size = limits.sizeVerdict(count: header.count, fileDegree: header.shDegree)
+        // glTF instances multiply the stored splats when flattened.
+        let splats = max(header.count, Int(header.details["instanced_count"] ?? "") ?? 0)
+        let size = limits.sizeVerdict(count: splats, fileDegree: header.shDegree)
         let scene = size.declaredDecodedBytes ?? Int.max
         let settings = job.view.settings
         let rendersAnything = job.image != nil || job.needsOrbit
         let render = rendersAnything
-            ? Renderer.estimatedBytes(splats: header.count, width: settings.width, height: settings.height,
+            ? Renderer.estimatedBytes(splats: splats, width: settings.width, height: settings.height,
                                       maxTilePairs: settings.maxTilePairs)
             : 0
         let frame = CheckedSize.mul(CheckedSize.mul(settings.width, settings.height) ?? Int.max, 4) ?? Int.max

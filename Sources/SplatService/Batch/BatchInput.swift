@@ -11,11 +11,16 @@ public struct BatchInput: Sendable, Equatable {
     /// the order of the inputs; unique within the batch.
     public var stem: String
     public var problem: SplatError?
+    /// The input's path relative to the batch: below the scanned folder for inputs found by a
+    /// scan, the path as given otherwise. The same on every machine that runs the same command
+    /// over the same tree, so `--shard` splits by it.
+    public var relativePath: String
 
-    public init(path: String, stem: String, problem: SplatError? = nil) {
+    public init(path: String, stem: String, problem: SplatError? = nil, relativePath: String? = nil) {
         self.path = path
         self.stem = stem
         self.problem = problem
+        self.relativePath = relativePath ?? path
     }
 
     /// Extensions a folder scan picks up (case-insensitive). A folder holding `meta.json` is an
@@ -38,38 +43,38 @@ public struct BatchInput: Sendable, Equatable {
     /// output names clash with an earlier input's or with `reserved` (compared
     /// case-insensitively) gets `-2`, `-3`, … appended.
     public static func expand(_ arguments: [String], reserved: [String] = []) -> [BatchInput] {
-        var found: [(path: String, base: String, problem: SplatError?)] = []
+        var found: [(path: String, base: String, problem: SplatError?, relative: String)] = []
         for argument in arguments {
             guard let status = FileIO.status(atPath: argument) else {
-                found.append((argument, stem(for: argument), SplatError(.io, "no such file or folder", file: argument)))
+                found.append((argument, stem(for: argument), SplatError(.io, "no such file or folder", file: argument), argument))
                 continue
             }
             if status.kind == .directory && !isSOGFolder(argument) {
-                for (path, relative) in scan(argument, relative: "", depth: 0) { found.append((path, relative, nil)) }
+                for (path, base, relative) in scan(argument, relative: "", depth: 0) { found.append((path, base, nil, relative)) }
             } else {
-                found.append((argument, stem(for: argument), nil))
+                found.append((argument, stem(for: argument), nil, argument))
             }
         }
         var namer = StemAllocator(reserved: reserved)
-        return found.map { BatchInput(path: $0.path, stem: namer.allocate($0.base), problem: $0.problem) }
+        return found.map { BatchInput(path: $0.path, stem: namer.allocate($0.base), problem: $0.problem, relativePath: $0.relative) }
     }
 
-    /// The scene paths under `folder` with their output bases, sorted per folder.
-    static func scan(_ folder: String, relative: String, depth: Int) -> [(String, String)] {
+    /// The scene paths under `folder` with their output bases and relative paths, sorted per folder.
+    static func scan(_ folder: String, relative: String, depth: Int) -> [(String, String, String)] {
         guard depth < maxScanDepth,
               let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
-        var found: [(String, String)] = []
+        var found: [(String, String, String)] = []
         for name in names.sorted() where !name.hasPrefix(".") {
             let path = (folder as NSString).appendingPathComponent(name)
             let inner = relative.isEmpty ? name : relative + "/" + name
             guard let entry = FileIO.status(atPath: path, followLinks: false) else { continue }
             let isScene = sceneExtensions.contains((name as NSString).pathExtension.lowercased())
             if entry.kind == .directory {
-                if isSOGFolder(path) { found.append((path, inner)) } else { found += scan(path, relative: inner, depth: depth + 1) }
+                if isSOGFolder(path) { found.append((path, inner, inner)) } else { found += scan(path, relative: inner, depth: depth + 1) }
             } else if isScene {
                 // Files, links (to files, folders or nothing) and special files alike: opening
                 // the input decides, and reports what it is.
-                found.append((path, (inner as NSString).deletingPathExtension))
+                found.append((path, (inner as NSString).deletingPathExtension, inner))
             }
         }
         return found

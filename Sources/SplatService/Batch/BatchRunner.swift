@@ -100,16 +100,6 @@ public struct BatchRunner: Sendable {
                 state.release(bytes: estimate)
             }
         }
-        state.waitForAll()
-        if let log {
-            do throws(SplatError) {
-                try log.commit()
-            } catch {
-                state.noteLogError(error)
-            }
-        }
-        var summary = state.result()
-        summary.interrupted = interrupted || (cancellation?.isCancelled ?? false)
-        return summary
+        return state.finish(log: log, interrupted: interrupted || (cancellation?.isCancelled ?? false))
     }
 }

@@ -75,6 +75,21 @@ final class BatchState: @unchecked Sendable {
         emitFilesLocked()
     }
 
+    /// Waits for every input, commits `log`, and sums up.
+    func finish(log: JSONLinesLog?, interrupted: Bool) -> BatchSummary {
+        waitForAll()
+        if let log {
+            do throws(SplatError) {
+                try log.commit()
+            } catch {
+                noteLogError(error)
+            }
+        }
+        var summary = result()
+        summary.interrupted = interrupted
+        return summary
+    }
+
     func result() -> BatchSummary {
         var result = output.withLock { summary }
         condition.lock()

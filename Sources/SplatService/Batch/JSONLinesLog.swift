@@ -23,10 +23,13 @@ public final class JSONLinesLog: @unchecked Sendable {
     /// The write error that ended the log, if one did.
     private var broken: SplatError?
 
-    /// Creates (or truncates) `<path>.partial`.
+    /// Creates (or truncates) `<path>.partial`. Either name existing as something other than a
+    /// regular file (a device, a FIFO — opening it would wait for a reader — or a folder) is
+    /// refused, as is a missing folder.
     public init(path: String) throws(SplatError) {
         self.path = path
         partialPath = path + ".partial"
+        try OutputPreflight.check(files: [path, partialPath], input: nil)
         descriptor = try FileIO.open(partialPath, O_WRONLY | O_CREAT | O_TRUNC)
     }
 

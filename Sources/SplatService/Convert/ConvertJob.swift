@@ -5,13 +5,16 @@ import SplatFormats
 /// decide the frame, convert the values when asked, record what frame they are in, encode by
 /// the output's extension and write atomically.
 ///
-/// Frame rules: by default the values are written in the source's own stored frame, unconverted
-/// (what the reference tools do). With `targetFrame` the decision's source frame (option, file
-/// declaration or format convention) is converted to it; `flip` adds a half turn about X in the
-/// output frame. The output records the frame the data is in when it is known — always after a
-/// conversion, when the source frame came from an option or the file, and for the conventions of
-/// PLY, compressed PLY, `.splat` and SOG — but not for an undeclared SPZ, whose frame is the open
-/// question of `formats.md` 10.1. Safe-orbit hints survive only an identity conversion.
+/// Frame rules: by default each output is written in its own format's convention — PLY in RDF
+/// (so every PLY viewer shows it upright), SPZ in RUB with the coordinate-system extension
+/// recorded — converted from the frame decision of the source (option, file declaration,
+/// training cameras, the up estimate, the format's convention: exactly as a render decides).
+/// `targetFrame` (`--to-frame`) names another frame; `flip` adds a half turn about X.
+/// `keepFrame` writes the stored values unchanged (what value-by-value comparisons with other
+/// decoders need); then the output records the frame the data is in only when it is known —
+/// from an option or the file, or the conventions of PLY, compressed PLY, `.splat` and SOG, but
+/// not an undeclared SPZ, whose frame is the open question of `formats.md` 10.1. Safe-orbit
+/// hints survive only an identity conversion.
 public struct ConvertJob: Sendable {
     public var input: SceneInput
     public var outputPath: String
@@ -21,6 +24,10 @@ public struct ConvertJob: Sendable {
     public var targetFrame: CoordinateSystem?
     /// SPZ container version (3 or 4); only for `.spz` output.
     public var spzVersion: Int?
+    /// `--gltf-compression`: glTF output plain or SPZ-compressed.
+    public var gltfCompression: GLTFEncoder.Compression = .none
+    /// `--keep-frame`: write the stored values unchanged.
+    public var keepFrame = false
 
     /// A conversion of `input` into `outputPath`, its encoding from the extension. Throws
     /// `invalid_argument` for an unknown extension or an SPZ version asked of another format.
@@ -64,7 +71,7 @@ public struct ConvertJob: Sendable {
         let decoded: DecodedScene
         do throws(SplatError) {
             decoded = try report.time(.decode) { () throws(SplatError) in
-                try SceneLoader.decode(input, format: load.format, limits: load.limits)
+                try SceneLoader.decodeFlattened(input, options: load)
             }
         } catch {
             throw JobFailure(error: error, stage: .input)
@@ -75,26 +82,40 @@ public struct ConvertJob: Sendable {
         report.decodedCount = scene.count
 
         var frame = load.frame
-        let decided = FrameDecision.decide(for: scene, options: frame)
-        frame.targetFrame = targetFrame ?? decided.sourceFrame
-        let decision = FrameDecision.decide(for: scene, options: frame)
-        report.decision = decision
-        if targetFrame != nil || frame.flip {
+        let decision: FrameDecision
+        let converts = !keepFrame || targetFrame != nil || frame.flip
+        if converts {
+            frame.targetFrame = targetFrame ?? encoding.conventionalFrame
+            let (facts, estimate) = report.time(.estimateUp) { SceneLoader.inferredFacts(scene, options: load) }
+            report.upEstimate = estimate
+            decision = FrameDecision.decide(facts, options: frame)
             report.time(.convertFrame) { decision.apply(to: scene, threads: load.threads) }
             if !decision.keepsCameraHints { scene.cameraHints = nil }
+        } else {
+            // The stored values as they are: the decision only says what frame they are in.
+            frame.up = .convention
+            let stored = FrameDecision.decide(for: scene, options: frame)
+            frame.targetFrame = stored.sourceFrame
+            decision = FrameDecision.decide(for: scene, options: frame)
         }
-        let frameKnown = targetFrame != nil || decision.reason != .formatDefault || decoded.header.format != .spz
+        report.decision = decision
+        let frameKnown = converts || decision.reason != .formatDefault || decoded.header.format != .spz
         let dataFrame: CoordinateSystem? = frameKnown ? decision.renderFrame : nil
         // The encoders read the frame to record from the scene.
         scene.declaredFrame = dataFrame
-        if let dataFrame, dataFrame != encoding.conventionalFrame, encoding == .ply {
-            scene.warnings.append("PLY readers assume RDF, but the values are written in \(dataFrame.name)")
+        if let dataFrame, dataFrame != encoding.conventionalFrame, !encoding.recordsFrame {
+            scene.warnings.append("\(encoding.rawValue.uppercased()) readers assume \(encoding.conventionalFrame.name), but the values are written in \(dataFrame.name)")
         }
         report.note(decoded.header.warnings + scene.warnings)
 
         let bytes: [UInt8]
         do throws(SplatError) {
-            bytes = try report.time(.encode) { () throws(SplatError) in try encoding.encode(scene, spzVersion: spzVersion) }
+            let written = try report.time(.encode) { () throws(SplatError) in
+                try encoding.encode(scene, options: SceneEncoding.Options(spzVersion: spzVersion, gltfCompression: gltfCompression),
+                                    threads: load.threads)
+            }
+            bytes = written.bytes
+            report.note(written.warnings)
         } catch {
             throw JobFailure(error: error.inFile(outputPath), stage: .encode)
         }
@@ -112,7 +133,7 @@ public struct ConvertJob: Sendable {
         outcome.shDegree = scene.shDegree
         outcome.dataFrame = dataFrame
         outcome.bytes = bytes.count
-        outcome.converted = targetFrame != nil || frame.flip
+        outcome.converted = converts
     }
 }
 

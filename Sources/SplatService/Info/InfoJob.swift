@@ -1,5 +1,6 @@
 import SplatCore
 import SplatFormats
+import SplatRender
 
 /// Describing a scene, as `splatrender info` and the server's `/v1/info` do: the header alone
 /// (a scene over the ceiling is described, not refused), or with `decodeBounds` a full decode
@@ -23,22 +24,25 @@ public struct InfoJob: Sendable {
         var facts = header.frameFacts
         var bounds: SceneBounds?
         var boundsError: SplatError?
+        var upEstimate: UpEstimate?
         if decodeBounds {
             do throws(SplatError) {
-                let decoded = try SceneLoader.decode(input, format: header.format, limits: load.limits)
+                var flat = load
+                flat.format = header.format
+                let decoded = try SceneLoader.decodeFlattened(input, options: flat)
                 bounds = SceneBounds(decoded.scene)
                 header = decoded.header
                 for warning in decoded.scene.warnings where !header.warnings.contains(warning) {
                     header.warnings.append(warning)
                 }
-                facts = decoded.scene.frameFacts
+                (facts, upEstimate) = SceneLoader.inferredFacts(decoded.scene, options: load)
             } catch {
                 boundsError = error
             }
         }
         return SceneInfo(name: input.name, header: header, decision: FrameDecision.decide(facts, options: load.frame),
                          verdict: SceneAdmission.verdict(for: header, limits: load.limits),
-                         boundsRequested: decodeBounds, bounds: bounds, boundsError: boundsError)
+                         boundsRequested: decodeBounds, bounds: bounds, boundsError: boundsError, upEstimate: upEstimate)
     }
 }
 
@@ -51,6 +55,8 @@ public struct SceneInfo: Sendable {
     public var boundsRequested: Bool
     public var bounds: SceneBounds?
     public var boundsError: SplatError?
+    /// The up estimated from the splats (stored frame); only when the scene was decoded.
+    public var upEstimate: UpEstimate?
 
     /// The `info --json` object (also the body of `/v1/info`).
     public var json: JSONValue {
@@ -58,6 +64,7 @@ public struct SceneInfo: Sendable {
         fields += header.jsonFields
         fields += [
             ("frame_decision", decision.json),
+            ("up_estimate", upEstimate?.json ?? .null),
             ("camera_hints", header.cameraHintsJSON),
             ("ceiling", verdict.json),
             ("warnings", .array(header.warnings.map { .string($0) })),
@@ -86,6 +93,10 @@ public struct SceneInfo: Sendable {
         }
         if let bounds {
             rows.append(("bounds", "min \(SceneBounds.describe(bounds.min)), max \(SceneBounds.describe(bounds.max)) (stored \(decision.sourceFrame.name) values, \(bounds.count) splats)"))
+        }
+        if let upEstimate {
+            let c = (upEstimate.confidence * 100).rounded() / 100
+            rows.append(("up estimate", "\(upEstimate.axis.rawValue) (stored frame), confidence \(c)" + (upEstimate.isConfident ? "" : " — below the threshold, not used")))
         }
         for warning in header.warnings { rows.append(("warning", warning)) }
         for (key, value) in header.details.sorted(by: { $0.key < $1.key }) { rows.append((key, value)) }

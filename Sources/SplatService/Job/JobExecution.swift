@@ -13,7 +13,7 @@ final class JobExecution {
     /// The job's own deadline, under the caller's wider scope.
     let token: CancellationToken
     var report: RunReport
-    let outputs = OutputTransaction()
+    let outputs: OutputTransaction
     var imageBytes: [UInt8]?
     var image: ImageBuffer?
 
@@ -24,6 +24,7 @@ final class JobExecution {
         let start = ContinuousClock.now - .nanoseconds(Int64(max(0, job.headerMilliseconds) * 1e6))
         token = CancellationToken(seconds: job.timeoutSeconds, start: start, parent: job.cancellation)
         report = RunReport(command: job.command, input: job.input.name, index: job.index, started: start)
+        outputs = OutputTransaction(holds: job.holdsOutputs)
     }
 
     func execute() -> JobOutcome {
@@ -36,7 +37,7 @@ final class JobExecution {
         }
         report.finish()
         return JobOutcome(report: report, imageBytes: report.succeeded ? imageBytes : nil,
-                          image: report.succeeded ? image : nil)
+                          image: report.succeeded ? image : nil, heldOutputs: report.succeeded ? outputs.held : [])
     }
 
     /// Runs `body`, turning its error into a failure of `stage`.
@@ -70,14 +71,19 @@ final class JobExecution {
     private func perform() throws(JobFailure) {
         let limits = job.load.limits
         try step(.output) { () throws(SplatError) in
-            try OutputPreflight.check(files: job.outputFiles, folders: job.framesDirectory.map { [$0] } ?? [], input: job.input)
+            // Held outputs are only named by their paths: there is no file to check yet.
+            if !job.holdsOutputs {
+                try OutputPreflight.check(files: job.outputFiles, folders: job.framesDirectory.map { [$0] } ?? [], input: job.input)
+            }
             // An image format that cannot be told is a usage error before anything is decoded.
             for path in job.outputFiles where path != job.animation?.path { _ = try job.encoding.resolvedFormat(for: path) }
         }
 
         // Header first: admission is decided before a byte of the body is decoded.
         let header: SceneHeader
-        if let known = job.header {
+        if let preloaded = job.preloaded {
+            header = preloaded.header
+        } else if let known = job.header {
             header = known
             report.timings.add(.readHeader, job.headerMilliseconds)
         } else {
@@ -99,17 +105,23 @@ final class JobExecution {
         }
         try checkCancellation("before decoding", stage: .input)
 
-        emit("decode", 0, 1)
-        var load = job.load
-        load.format = header.format
-        let loaded = try step(.input) { () throws(SplatError) in
-            try SceneLoader.load(job.input, options: load, timings: &report.timings)
+        let loaded: LoadedScene
+        if let preloaded = job.preloaded {
+            loaded = preloaded
+        } else {
+            emit("decode", 0, 1)
+            var load = job.load
+            load.format = header.format
+            loaded = try step(.input) { () throws(SplatError) in
+                try SceneLoader.load(job.input, options: load, timings: &report.timings)
+            }
+            emit("decode", 1, 1)
         }
-        emit("decode", 1, 1)
         let scene = loaded.scene
         report.header = loaded.header
         report.decodedCount = scene.count
         report.decision = loaded.decision
+        report.upEstimate = loaded.upEstimate
         report.note(loaded.header.warnings + scene.warnings)
         try checkCancellation("after decoding", stage: .input)
 

@@ -12,9 +12,10 @@ import SplatCore
 ///   as a usage error (`invalid_argument`, exit 64): `--out b.spz` must not overwrite the scene.
 public enum OutputPreflight {
     /// Checks the files `files` and the folders `folders` (which may not exist yet: they are
-    /// made, with their parents) against `input`.
-    public static func check(files: [String], folders: [String] = [], input: SceneInput) throws(SplatError) {
-        let inputPath: String? = if case .path(let p) = input { p } else { nil }
+    /// made, with their parents) against `input` (nil: the outputs of no one input, e.g. a
+    /// batch report).
+    public static func check(files: [String], folders: [String] = [], input: SceneInput?) throws(SplatError) {
+        let inputPath: String? = if case .path(let p)? = input { p } else { nil }
         let inputStatus = inputPath.flatMap { FileIO.status(atPath: $0) }
         for path in files {
             try checkFile(path, inputPath: inputPath, inputStatus: inputStatus)

@@ -2,13 +2,24 @@ import Foundation
 import SplatCore
 
 /// The files and folder one job has written, so a failed job can take them all back: an input
-/// ends with all of its outputs or none. Each file is written atomically on its own.
+/// ends with all of its outputs or none. Each file is written atomically on its own. A holding
+/// transaction keeps the bytes instead (`SceneJob.holdsOutputs`).
 final class OutputTransaction {
     private(set) var written: [String] = []
+    private(set) var held: [HeldOutput] = []
     private var createdDirectory: String?
+    let holds: Bool
 
-    /// Writes `bytes` to `path` atomically and remembers it.
+    init(holds: Bool = false) {
+        self.holds = holds
+    }
+
+    /// Writes `bytes` to `path` atomically (or keeps them under that name) and remembers it.
     func write(_ bytes: [UInt8], to path: String) throws(SplatError) {
+        if holds {
+            held.append(HeldOutput(path: path, bytes: bytes))
+            return
+        }
         try AtomicFileWriter.write(bytes, to: path)
         written.append(path)
     }
@@ -31,6 +42,7 @@ final class OutputTransaction {
     func rollBack() {
         for path in written { FileIO.remove(path) }
         written = []
+        held = []
         if let createdDirectory { rmdir(createdDirectory) }
         createdDirectory = nil
     }

@@ -49,6 +49,15 @@ public struct SceneJob: Sendable {
     public var headerMilliseconds: Double = 0
     /// Remove this job's outputs when it fails (default true).
     public var removeOutputsOnFailure = true
+    /// A scene already decoded and converted for this job (by `SceneLoader.load` with `load`):
+    /// the job renders it without reading its input again, so several jobs over one input — the
+    /// outputs of a fleet job at different sizes — share one decode. Jobs sharing it run one
+    /// after another, not at once.
+    public var preloaded: LoadedScene?
+    /// Keep the encoded outputs in `JobOutcome.heldOutputs` instead of writing files; their paths
+    /// then only name them (a still's extension still picks its format). A fleet job stores them
+    /// at their URLs itself. Frames folders are not held: use `sheet` and `animation`.
+    public var holdsOutputs = false
 
     public init(command: String = "render", input: SceneInput, load: LoadOptions = LoadOptions(),
                 view: ViewRequest = ViewRequest(), orbit: OrbitOptions = OrbitOptions(), image: ImageTarget? = nil,

@@ -1,5 +1,6 @@
 import SplatCore
 import SplatFormats
+import SplatRender
 
 /// Reading a scene the way every job does: header or full decode from a `SceneInput`, then the
 /// frame decision (made once, from the decoded scene's facts) and the conversion. Errors name
@@ -18,14 +19,25 @@ public enum SceneLoader {
 
     /// The decoded scene, values in the file's own frame. A caller that already read the header
     /// passes its format, so detection is not repeated.
-    public static func decode(_ input: SceneInput, format: SplatFormat? = nil,
-                              limits: DecodeLimits = DecodeLimits()) throws(SplatError) -> DecodedScene {
+    public static func decode(_ input: SceneInput, format: SplatFormat? = nil, limits: DecodeLimits = DecodeLimits(),
+                              gltf: GLTFDecoder.Options = GLTFDecoder.Options()) throws(SplatError) -> DecodedScene {
         try attributed(input, format: format) { () throws(SplatError) in
             switch input {
-            case .path(let path): try SplatFile.decode(path: path, format: format, limits: limits)
-            case .memory(let bytes): try SplatFile.decode(bytes, format: format, limits: limits)
+            case .path(let path): try SplatFile.decode(path: path, format: format, limits: limits, gltf: gltf)
+            case .memory(let bytes): try SplatFile.decode(bytes, format: format, limits: limits, gltf: gltf)
             }
         }
+    }
+
+    /// Decodes and flattens node transforms (glTF instances: positions, covariances and SH moved
+    /// into the scene), so every stage after it sees one plain scene in the stored frame.
+    public static func decodeFlattened(_ input: SceneInput, options: LoadOptions) throws(SplatError) -> DecodedScene {
+        let decoded = try decode(input, format: options.format, limits: options.limits, gltf: options.gltf)
+        guard decoded.scene.nodeInstances != nil else { return decoded }
+        let flat = try attributed(input, format: options.format) { () throws(SplatError) in
+            try SceneTransform.flatten(decoded.scene, limits: options.limits, threads: options.threads)
+        }
+        return DecodedScene(scene: flat, header: decoded.header)
     }
 
     /// Decodes, decides the source frame (`FrameDecision.decide` on the scene's facts) and
@@ -34,11 +46,26 @@ public enum SceneLoader {
     public static func load(_ input: SceneInput, options: LoadOptions = LoadOptions(),
                             timings: inout StageTimings) throws(SplatError) -> LoadedScene {
         let decoded = try timings.time(.decode) { () throws(SplatError) in
-            try decode(input, format: options.format, limits: options.limits)
+            try decodeFlattened(input, options: options)
         }
-        let decision = FrameDecision.decide(for: decoded.scene, options: options.frame)
+        let (facts, estimate) = timings.time(.estimateUp) { inferredFacts(decoded.scene, options: options) }
+        let decision = FrameDecision.decide(facts, options: options.frame)
         timings.time(.convertFrame) { decision.apply(to: decoded.scene, threads: options.threads) }
-        return LoadedScene(decoded: decoded, decision: decision)
+        return LoadedScene(decoded: decoded, decision: decision, upEstimate: estimate)
+    }
+
+    /// The decoded scene's frame facts with what is inferred about up: the training cameras' up
+    /// and the estimate from the splats (both in the stored frame, before any conversion).
+    public static func inferredFacts(_ scene: SplatScene, options: LoadOptions) -> (FrameFacts, UpEstimate) {
+        let hints = UpHints(scene: scene, cameras: options.cameras)
+        let estimate = UpEstimator.estimate(scene, hints: hints, threads: options.threads)
+        var facts = scene.frameFacts
+        facts.estimatedUp = FrameFacts.EstimatedUp(axis: estimate.axis, confidence: estimate.confidence,
+                                                   threshold: UpEstimator.confidenceThreshold)
+        if !hints.cameraUps.isEmpty {
+            facts.trainingUp = SignedAxis.nearest(to: hints.cameraUps.reduce(SIMD3<Double>.zero, +))
+        }
+        return (facts, estimate)
     }
 
     /// `load` without the timings.

@@ -6,5 +6,6 @@ public enum CommandName: String, CaseIterable, Sendable {
     case thumbnails
     case info
     case convert
+    case worker
     case help
 }

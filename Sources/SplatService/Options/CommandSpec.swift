@@ -10,4 +10,7 @@ public struct CommandSpec: Sendable {
     public let positionals: [String]
     /// How many positionals the command takes.
     public let positionalCount: ClosedRange<Int>
+    /// Whether options missing from the command line are read from `SPLATRENDER_<NAME>`
+    /// environment variables (the long-running services, as container deployments expect).
+    public var readsEnvironment = false
 }

@@ -37,6 +37,8 @@ extension OptionTable {
                     --max-decoded-bytes fails with too_large without decoding, and inputs run --jobs at a time only while
                     their declared decoded sizes together fit --max-decoded-bytes. Exit status 0 when every input
                     succeeded, 2 when some failed.
+                    With --job-file, each line of FILE.jsonl is a job in the fleet's job schema (input and outputs by
+                    URL, see worker) instead; --shard K/N keeps only the inputs whose relative path hashes to shard K.
                     """,
                     positionals: ["IN..."], positionalCount: 0...Int.max),
         CommandSpec(name: .info, synopsis: "info FILE... [--json] [--bounds] [options]",
@@ -59,6 +61,21 @@ extension OptionTable {
                     output records the frame the data is in when it is known.
                     """,
                     positionals: ["IN", "OUT"], positionalCount: 2...2),
+        CommandSpec(name: .worker, synopsis: "worker --redis URL [--stream KEY] [--group NAME] [--consumer NAME] [--results KEY] [--dead KEY] [--lease SECONDS] [--max-attempts N] [--concurrency N] [--memory-budget BYTES] [--input-root DIR] [--output-root DIR] [--metrics-listen HOST:PORT]",
+                    summary: "run jobs from a Redis stream as one worker of a fleet",
+                    details: """
+                    Joins the consumer group --group on the stream --stream (creating both if missing) and runs every
+                    job read from it: a stream entry's field job holds {"id", "input", "options", "outputs"}, the input
+                    and each output's "to" a file:// path (inside --input-root / --output-root when given) or an
+                    http(s):// URL (fetched, or uploaded with PUT). Each finished job adds a result to --results (id,
+                    status, attempt, worker, report) after its outputs are stored, and is then acknowledged. Permanent
+                    failures (bad job, invalid scene, too large) also go to --dead at once; transient ones (network or
+                    storage I/O) are retried after the lease, up to --max-attempts. Entries of a worker that died are
+                    claimed by the others after --lease. SIGTERM stops reading, lets running jobs finish (a \(OptionTable.text(WorkerDefaults.graceSeconds)) s grace)
+                    and exits 0. Every option may also be set as SPLATRENDER_<NAME> in the environment (SPLATRENDER_REDIS,
+                    SPLATRENDER_MAX_ATTEMPTS, …); the command line wins.
+                    """,
+                    positionals: [], positionalCount: 0...0, readsEnvironment: true),
         CommandSpec(name: .help, synopsis: "help [COMMAND]", summary: "show help for a command",
                     details: "Prints the usage of COMMAND, or the overview when no command is given.",
                     positionals: ["COMMAND"], positionalCount: 0...1),

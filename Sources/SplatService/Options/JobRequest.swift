@@ -1,4 +1,5 @@
 import SplatCore
+import SplatFormats
 import SplatImage
 import SplatRender
 
@@ -10,9 +11,14 @@ extension ParsedCommand {
         var limits = DecodeLimits(maxDecodedBytes: integer(.maxDecodedBytes) ?? DecodeLimits.serviceCeilingBytes,
                                   maxShDegree: integer(.maxShDegree), strict: flag(.strict))
         limits.maxInputBytes = integer(.maxInputBytes)
-        return LoadOptions(format: format(.format), limits: limits,
-                           frame: FrameOptions(sourceFrame: frame(.sourceFrame), flip: flag(.flip)),
-                           threads: integer(.threads))
+        let up = choice(.up).flatMap(FrameOptions.UpPolicy.init(name:)) ?? FrameOptions.defaultUpPolicy
+        var load = LoadOptions(format: format(.format), limits: limits,
+                               frame: FrameOptions(sourceFrame: frame(.sourceFrame), up: up, flip: flag(.flip)),
+                               threads: integer(.threads))
+        if let scale = choice(.gltfScale).flatMap(GLTFDecoder.ScaleEncoding.init(rawValue:)) {
+            load.gltf = GLTFDecoder.Options(scaleEncoding: scale, threads: integer(.threads))
+        }
+        return load
     }
 
     /// `--resolution`, `--camera-*`, `--background`, `--antialiased`, `--sh-degree`, `--threads`.

@@ -13,6 +13,11 @@ public struct LoadOptions: Sendable, Equatable {
     public var frame: FrameOptions
     /// Worker threads for decoding and conversion (nil = all cores).
     public var threads: Int?
+    /// Training cameras (`--cameras`, in the stored frame): their up outranks the estimate, and
+    /// `--view training:K` renders one of them.
+    public var cameras: [TrainingCamera] = []
+    /// glTF-only choices (`--gltf-scale`).
+    public var gltf = GLTFDecoder.Options()
 
     public init(format: SplatFormat? = nil, limits: DecodeLimits = DecodeLimits(), frame: FrameOptions = FrameOptions(),
                 threads: Int? = nil) {

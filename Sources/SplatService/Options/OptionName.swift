@@ -47,8 +47,28 @@ public enum OptionName: String, CaseIterable, Sendable {
     case memoryBudget = "memory-budget"
     case skipExisting = "skip-existing"
     case quality
+    case up
+    case cameras
+    case keepFrame = "keep-frame"
+    case gltfCompression = "gltf-compression"
+    case gltfScale = "gltf-scale"
     case outFormat = "out-format"
     case imageFormat = "image-format"
+    // splatrender worker, and the fleet's side of thumbnails (--job-file, --shard)
+    case redis
+    case stream
+    case group
+    case consumer
+    case results
+    case dead
+    case lease
+    case maxAttempts = "max-attempts"
+    case concurrency
+    case inputRoot = "input-root"
+    case outputRoot = "output-root"
+    case metricsListen = "metrics-listen"
+    case jobFile = "job-file"
+    case shard
 }
 
 extension OptionName: CustomStringConvertible {

@@ -14,7 +14,11 @@ extension OptionTable {
                    "also decode the scene and report the bounds of the stored positions"),
         // convert
         OptionSpec(.toFrame, .frame, for: [.convert],
-                   "convert the values from the source frame (see --source-frame) to FRAME before writing; default: write them in the source's own frame, unconverted"),
+                   "convert the values to FRAME before writing; default: the output format's convention (PLY: RDF, so PLY viewers show it upright; SPZ: RUB, recorded in the file), converted from the source's frame decision (--source-frame, the file's declaration, --up / training cameras / the up estimate, the format's convention)"),
+        OptionSpec(.gltfCompression, .choice(["none", "spz"]), default: "none", for: [.convert],
+                   "glTF output (.glb, .gltf): plain float accessors, or the SPZ-compressed form (KHR_gaussian_splatting_compression_spz_2, written by our SPZ encoder)"),
+        OptionSpec(.keepFrame, .flag, for: [.convert],
+                   "write the stored values unchanged, in the source's own frame (for value-by-value comparisons with other decoders)"),
         OptionSpec(.spzVersion, .integer(3...4), for: [.convert],
                    "SPZ container version to write: 3 (gzip) or 4 (zstd, default of the encoder)"),
     ]

@@ -15,7 +15,7 @@ public enum OptionTable {
     public static let all: Set<CommandName> = Set(CommandName.allCases)
 
     /// The option table: every row, in help order.
-    public static let options: [OptionSpec] = generalRows + decodingRows + renderingRows + orbitRows
+    public static let options: [OptionSpec] = generalRows + decodingRows + renderingRows + orbitRows + workerRows
 
 
 

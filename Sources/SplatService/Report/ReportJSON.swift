@@ -1,5 +1,6 @@
 import SplatCore
 import SplatFormats
+import SplatRender
 
 // The JSON shapes of library values that run reports and `info --json` share. Keys are
 // snake_case and part of the report format.
@@ -10,10 +11,31 @@ extension FrameDecision {
         .object([
             ("source_frame", .string(sourceFrame.name)),
             ("reason", .string(reason.rawValue)),
+            ("base_frame", .string(baseFrame.name)),
+            ("up", .string(up.rawValue)),
+            ("up_source", .string(upSource.rawValue)),
+            ("up_confidence", .optional(upConfidence) { .double($0) }),
             ("render_frame", .string(renderFrame.name)),
             ("flip", .bool(flip)),
             ("mirrors", .bool(conversion.isMirror)),
             ("summary", .string(summary)),
+        ])
+    }
+}
+
+extension UpEstimate {
+    /// The `up_estimate` object of reports and `info --json`, in the stored frame.
+    public var json: JSONValue {
+        .object([
+            ("axis", .string(axis.rawValue)),
+            ("vector", .vector(vector)),
+            ("confidence", .double(confidence)),
+            ("confident", .bool(isConfident)),
+            ("threshold", .double(UpEstimator.confidenceThreshold)),
+            ("evidence", .array(evidence.map { e in
+                .object([("source", .string(e.source.rawValue)), ("role", .string(e.role.rawValue)),
+                         ("vector", .vector(e.vector)), ("weight", .double(e.weight)), ("agrees", .bool(e.agrees))])
+            })),
         ])
     }
 }

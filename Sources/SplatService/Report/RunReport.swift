@@ -8,7 +8,7 @@ import SplatRender
 ///
 /// The encoding (`json`, `jsonLine`) is stable: keys are snake_case, always present in this order
 /// (null when unknown), and new keys are only ever added:
-/// `command`, `index` (batches only), `input`, `status` ("ok" or the error kind), `message`,
+/// `command`, `index` (batches only), `id` (fleet jobs only), `input`, `status` ("ok" or the error kind), `message`,
 /// `exit_code` (when the caller sets one), `error`, the header facts `format` `version` `count`
 /// `sh_degree` `model` `declared_frame` `conventional_frame`, `camera_hints`, `decoded_count`,
 /// `ceiling`, `frame_decision`, `camera`, `orbit`, `sheet`, `render_stats`, `outputs`, `warnings`,
@@ -83,6 +83,8 @@ public struct RunReport: Sendable, Encodable {
     public var input: String
     /// Position of the input in a batch (input order), nil outside batches.
     public var index: Int?
+    /// The `id` of a fleet job (the job schema's), reported as `id` after `index`; nil otherwise.
+    public var jobID: String?
     public var error: SplatError?
     public var failedStage: FailureStage?
     /// The process exit status this outcome maps to, when the caller (the CLI) sets one.
@@ -91,6 +93,8 @@ public struct RunReport: Sendable, Encodable {
     public var verdict: AdmissionVerdict?
     public var decodedCount: Int?
     public var decision: FrameDecision?
+    /// The up estimated from the splats, in the stored frame.
+    public var upEstimate: UpEstimate?
     public var camera: CameraRequest.Resolved?
     public var orbit: Turntable?
     /// The contact sheet's views, when one was made.
@@ -145,6 +149,7 @@ public struct RunReport: Sendable, Encodable {
     public var json: JSONValue {
         var fields: [(String, JSONValue)] = [("command", .string(command))]
         if let index { fields.append(("index", .int(index))) }
+        if let jobID { fields.append(("id", .string(jobID))) }
         fields += [
             ("input", .string(input)),
             ("status", .string(status)),
@@ -168,6 +173,7 @@ public struct RunReport: Sendable, Encodable {
             ("estimated_peak_bytes", .optional(verdict?.estimate) { .int($0.totalBytes) }),
             ("memory_estimate", verdict?.estimate?.json ?? .null),
             ("frame_decision", decision?.json ?? .null),
+            ("up_estimate", upEstimate?.json ?? .null),
             ("camera", camera?.json ?? .null),
             ("orbit", orbit?.json ?? .null),
             ("sheet", sheet ?? .null),

@@ -4,6 +4,8 @@ public enum JobStage: String, Sendable, CaseIterable, Codable {
     case readHeader = "read_header"
     case decode
     case convertFrame = "convert_frame"
+    /// Estimating up from the splats (`UpEstimator`), before the frame decision.
+    case estimateUp = "estimate_up"
     case framing
     /// Building the renderer's per-scene data (covariances, validity), once per scene.
     case prepare
@@ -17,16 +19,20 @@ public enum JobStage: String, Sendable, CaseIterable, Codable {
     /// Encoding a scene file (`convert`).
     case encode
     case write
+    /// Downloading a fleet job's input (`http(s)://`).
+    case fetch
+    /// Uploading a fleet job's output (HTTP PUT).
+    case upload
 
-    /// The four coarse stages of `stages_ms`: decode (header + body), frame (conversion and
-    /// camera framing), render (prepare + views), encode (images, sheets, animations and
-    /// writing them).
+    /// The four coarse stages of `stages_ms`: decode (fetch, header, body), frame (conversion
+    /// and camera framing), render (prepare + views), encode (images, sheets, animations and
+    /// writing or uploading them).
     public var category: Category {
         switch self {
-        case .readHeader, .decode: .decode
-        case .convertFrame, .framing: .frame
+        case .fetch, .readHeader, .decode: .decode
+        case .convertFrame, .estimateUp, .framing: .frame
         case .prepare, .render: .render
-        case .downscale, .composeSheet, .encodePNG, .encodeWebP, .encodeJPEG, .encode, .write: .encode
+        case .downscale, .composeSheet, .encodePNG, .encodeWebP, .encodeJPEG, .encode, .write, .upload: .encode
         }
     }
 

@@ -16,6 +16,19 @@ public enum JobLocation: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The path whose extension names the format: a file's path, a URL's path without its
+    /// query and fragment (`…/put/sheet.png?sig=…` → `…/put/sheet.png`).
+    public var pathForFormat: String {
+        switch self {
+        case .file(let path): return path
+        case .remote(let url):
+            let cut = url.firstIndex(where: { $0 == "?" || $0 == "#" }) ?? url.endIndex
+            let rest = url[..<cut]
+            guard let scheme = rest.range(of: "://") else { return String(rest) }
+            return String(rest[scheme.upperBound...].drop(while: { $0 != "/" }))
+        }
+    }
+
     /// Which way a location is used; names the role in messages.
     public enum Role: String, Sendable {
         case input

@@ -24,6 +24,14 @@ public struct JobLocationRoots: Sendable, Equatable {
         self.outputRoot = try outputRoot.map { (root: String) throws(SplatError) -> String in try Self.resolveRoot(root, "output-root") }
     }
 
+    /// No roots: any absolute path without `..` segments.
+    public static let unconfined = JobLocationRoots(resolvedInput: nil, resolvedOutput: nil)
+
+    private init(resolvedInput: String?, resolvedOutput: String?) {
+        inputRoot = resolvedInput
+        outputRoot = resolvedOutput
+    }
+
     /// The location of a job's `input`.
     public func input(_ text: String) throws(SplatError) -> JobLocation {
         try locate(text, role: .input, root: inputRoot)

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import SplatCore
 import SplatFleet
+import TestSupport
 import Synchronization
 
 /// A StreamConsumer running on its own thread, as `splatrender worker` runs one on main.

@@ -64,6 +64,14 @@ public enum FuzzInputs {
         return ContainerWrapping.storedZip(entries)
     }
 
+    /// The name the `gltf` entry gives a file: "glTF" magic is a `.glb`, a first byte 0 (the
+    /// `.ksplat` version's major number) a `.ksplat`, anything else `.gltf` JSON.
+    public static func gltfName(_ data: UnsafeRawBufferPointer) -> String {
+        if data.count >= 4, data[0] == 0x67, data[1] == 0x6C, data[2] == 0x54, data[3] == 0x46 { return "fuzz.glb" }
+        if data.first == 0 { return "fuzz.ksplat" }
+        return "fuzz.gltf"
+    }
+
     /// Names the `detect` entry picks from its first byte: every detection rule of formats.md §1.
     public static let detectNames = ["fuzz.spz", "fuzz.ply", "fuzz.splat", "meta.json", "fuzz.sog", "lod-meta.json",
                                      "fuzz", "fuzz.ksplat"]
