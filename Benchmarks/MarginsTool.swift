@@ -5,11 +5,12 @@ import SplatImage
 import SplatRender
 import TestSupport
 
-/// `splat-bench margins [--shared PATH] [--size N] [--azimuths N] [--elevations A,B,…] [--write DIR]`:
-/// for each object scene of the corpus (`FramingCorpus`), auto-framed as the service frames an
+/// `splat-bench margins [--shared PATH] [--size N] [--padding P] [--azimuths N] [--elevations A,B,…] [--write DIR]`:
+/// for each object scene of the corpus (`FramingCorpus`, the floater-carrying one last), auto-framed as the service frames an
 /// orbit at each elevation (the distance fitted at that elevation), the smallest distance in
 /// pixels from the subject (alpha > 0.5, `SubjectMargin`) to an image edge over every view —
-/// the figure behind `--padding`. `--write` keeps each view as a PNG to look at.
+/// the figure behind `--padding` (P, default `AutoFramer.defaultPadding`; at 512² and 0.05 the
+/// padding is 25.6 px). `--write` keeps each view as a PNG to look at.
 enum MarginsTool {
     static func run(_ arguments: [String]) -> Int32 {
         var shared: String?
@@ -18,6 +19,7 @@ enum MarginsTool {
         var elevations: [Double] = [-30, 0, 20, 30, 60]
         var writeFolder: String?
         var only: Set<String>?
+        var padding = AutoFramer.defaultPadding
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
@@ -26,6 +28,7 @@ enum MarginsTool {
             case "--azimuths": azimuthCount = rest.popFirst().flatMap { Int($0) } ?? azimuthCount
             case "--elevations": elevations = rest.popFirst()?.split(separator: ",").compactMap { Double($0) } ?? elevations
             case "--write": writeFolder = rest.popFirst()
+            case "--padding": padding = rest.popFirst().flatMap { Double($0) } ?? padding
             case "--scenes": only = rest.popFirst().map { Set($0.split(separator: ",").map(String.init)) }
             default:
                 FileHandle.standardError.write(Data("margins: unknown argument \(argument)\n".utf8))
@@ -37,7 +40,7 @@ enum MarginsTool {
             if let writeFolder { try FileManager.default.createDirectory(atPath: writeFolder, withIntermediateDirectories: true) }
             print("| scene | splats | min margin px (\(size)²) | worst view (azimuth, elevation, side) | per elevation | coverage |")
             print("|---|---|---|---|---|---|")
-            for entry in FramingCorpus.objectScenes where only?.contains(entry.name) ?? true {
+            for entry in FramingCorpus.objectScenes + FramingCorpus.withFloaters where only?.contains(entry.name) ?? true {
                 let scene = try SplatFile.decode(path: try paths.corpusFile(entry.file)).scene
                 FrameDecision.decide(for: scene).apply(to: scene)
                 let renderer = Renderer(scene: scene)
@@ -46,7 +49,7 @@ enum MarginsTool {
                 var lowest = 1.0, highest = 0.0
                 for elevation in elevations {
                     let framing = AutoFramer.frame(scene, width: size, height: size, fovYDegrees: Camera.defaultFovYDegrees,
-                                                   elevationDegrees: elevation)
+                                                   elevationDegrees: elevation, padding: padding)
                     var least = Int.max
                     for k in 0..<azimuthCount {
                         let azimuth = AutoFramer.defaultAzimuthDegrees + 360 * Double(k) / Double(azimuthCount)

@@ -12,7 +12,7 @@ let commands = [
     "decode-peak FILE   decode once and print byte counts and peak RSS as JSON (run as a child by `run`)",
     "encode-deadline [--shared PATH]   how far past a 1 s deadline huge PNG, JPEG and WebP encodes run",
     "png-levels [--repeat N] [--levels L,…] [--threads T] FILE.png…   PNG size and time per libdeflate level",
-    "margins [--shared PATH] [--size N] [--azimuths N] [--elevations A,B,…] [--scenes A,B] [--write DIR]   subject-to-edge margins of the auto-framed object scenes",
+    "margins [--shared PATH] [--size N] [--padding P] [--azimuths N] [--elevations A,B,…] [--scenes A,B] [--write DIR]   subject-to-edge margins of the auto-framed object scenes",
 ]
 switch arguments.first {
 case "run":
