@@ -39,6 +39,7 @@ enum RenderCommand {
                            image: outPath == "-" ? .caller : .file(outPath), timeoutSeconds: parsed.timeoutSeconds,
                            cancellation: context.cancellation)
         job.memoryBudget = parsed.memoryBudget
+        job.minCoverage = parsed.minCoverage
         job.encoding = encoding
         let progress = ProgressPrinter(context)
         let outcome = job.run(progress: progress.handler)
