@@ -114,7 +114,8 @@ public struct SceneInfo: Sendable {
             let c = (upEstimate.confidence * 100).rounded() / 100
             rows.append(("up estimate", "\(upEstimate.axis.rawValue) (stored frame), confidence \(c)" + (upEstimate.isConfident ? "" : " — below the threshold, not used")))
         }
-        if let statistics { rows += statistics.rows.map { ($0.label, $0.value) } }
+        // The header's count is declared; the statistics count what the decode kept.
+        if let statistics { rows += statistics.rows.map { ($0.label == "splats" ? "splats decoded" : $0.label, $0.value) } }
         for warning in header.warnings { rows.append(("warning", warning)) }
         for (key, value) in header.details.sorted(by: { $0.key < $1.key }) { rows.append((key, value)) }
         return rows
