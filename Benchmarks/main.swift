@@ -13,6 +13,7 @@ let commands = [
     "encode-deadline [--shared PATH]   how far past a 1 s deadline huge PNG, JPEG and WebP encodes run",
     "png-levels [--repeat N] [--levels L,…] [--threads T] FILE.png…   PNG size and time per libdeflate level",
     "render-frame FILE [--side N] [--threads T] [--repeat R] [--out F.png]   frames of the default view: wall, CPU and stage times",
+    "margins [--shared PATH] [--size N] [--padding P] [--azimuths N] [--elevations A,B,…] [--scenes A,B] [--write DIR]   subject-to-edge margins of the auto-framed object scenes",
 ]
 switch arguments.first {
 case "run":
@@ -35,6 +36,8 @@ case "png-levels":
     exit(PNGLevelsTool.run(Array(arguments.dropFirst())))
 case "render-frame":
     exit(RenderFrameTool.run(Array(arguments.dropFirst())))
+case "margins":
+    exit(MarginsTool.run(Array(arguments.dropFirst())))
 default:
     FileHandle.standardError.write(Data(("usage: splat-bench COMMAND ...\n" + commands.map { "  " + $0 }.joined(separator: "\n") + "\n").utf8))
     exit(2)

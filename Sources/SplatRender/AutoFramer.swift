@@ -13,16 +13,21 @@ import SplatCore
 ///    face rather than its edge. −Z rather than +Z: on every corpus scene with a recognisable
 ///    front (biker, guitar, the fruit label, the PlayCanvas logo, playbot, the flower tiles)
 ///    that front faces −Z once converted to the render frame, and +Z showed its back.
-/// 3. Distance: for each of eight turntable views (every 45° from the default azimuth, at the
-///    given elevation) the distance at which a high weighted percentile of the centres, each
-///    padded by its splat's size, falls inside the frame shrunk by `margin`, with perspective
-///    (nearer points need more room); the largest of the eight, so every frame of a turntable
-///    fits with one distance. This fills the frame with tall or thin subjects that the bounding
-///    sphere of the box left small.
+/// 3. Distance: for every orbit view (`viewCount` azimuths at each elevation asked for) the
+///    distance at which the subject stays out of the `padding` band along the image's edges,
+///    with perspective (nearer points need more room); the largest over the views, so every
+///    frame of a turntable (and every row of a contact sheet) fits with one distance. The
+///    subject is the centres inside the robust box grown by `fitBoxGrowth`, each padded by the
+///    radius within which its splat alone is more than half opaque (`solidRadius`).
 public enum AutoFramer {
     /// Default orbit angles: a three-quarter view from slightly above.
     public static let defaultAzimuthDegrees: Double = 35
     public static let defaultElevationDegrees: Double = 20
+    /// Default empty band along each edge, as a fraction of the frame's width (left and right)
+    /// and height (top and bottom): `--padding`.
+    public static let defaultPadding = 0.05
+    /// Largest padding accepted: 0.4 per side leaves the subject a fifth of the frame.
+    public static let maximumPadding = 0.4
     /// Splats fainter than this do not shape the framing (unless too few others remain).
     public static let minimumOpacity: Float = 0.1
     /// Below this many opaque-enough splats, every splat is used.
@@ -32,53 +37,50 @@ public enum AutoFramer {
     public static let upperFraction = 0.98
     /// The camera keeps at least this much depth in front of all but the nearest 2 % (by weight)
     /// of the splat centres, so the reference's 0.2 near plane cannot clip a tiny scene: the
-    /// camera is pulled back (the scene then looks smaller than `margin` asks) rather than the
-    /// near plane being changed, which keeps renders comparable with the reference.
+    /// camera is pulled back (the scene then looks smaller than the padding asks) rather than
+    /// the near plane being changed, which keeps renders comparable with the reference.
     public static let nearClearance = 0.25
 
-    /// Weighted fraction of the centres kept inside the margin-shrunk frame in every view; the
-    /// rest (stray splats, the thinnest extremities) fall into the margin. Measured on the corpus
-    /// at 512²: 0.99 leaves the biker and the monkey below 15 % coverage, 0.98 the monkey
-    /// (14.9 %); 0.975 keeps both above it.
-    static let fitFraction = 0.975
-    /// Weighted fraction of the centres kept inside the whole frame (margin included) in every
-    /// view. Extremities that carry little weight — a ground tile's corners nearest the camera
-    /// (playbot), the corners of the flower tiles — otherwise run off the frame with only
-    /// `fitFraction` kept in; 0.995 still cut playbot's tile, 0.998 does not and costs the
-    /// subjects above nothing.
-    static let wholeFrameFraction = 0.998
-    /// Fraction of the centres the near clearance applies to.
-    static let nearFraction = 0.98
-    /// Each centre is padded by this many standard deviations of its splat's widest axis, so a
-    /// scene of a few large splats is framed by their extent, not just their centres.
-    static let sigmaPadding = 1.0
-    /// Only centres inside the robust box grown by this fraction of its size per side shape the
-    /// distance: far floaters and sky shells cannot pull the camera back, while the extremities
-    /// just past the 2–98 % box (a head, a headstock, a tile's corners) still count.
-    static let fitBoxGrowth = 0.25
-    /// Views whose distances are combined: the default azimuth and every 45° from it.
-    static let viewCount = 8
-    /// Below this ratio of the smaller to the larger horizontal variance the subject has a broad
-    /// side to face; above it, the orbit starts from `preferredSide`.
-    static let anisotropyRatio = 0.6
+    /// Which splats the framing looks at.
+    public enum Extent: String, Sendable, Equatable {
+        /// The opaque splats, the box trimmed to its 2–98 % percentiles, and only the centres
+        /// inside that box grown by `fitBoxGrowth` fitted: floaters and sky shells far from the
+        /// subject do not shrink it.
+        case robust
+        /// Every splat with any opacity, the box and the fit over all of them (no percentile
+        /// trimming): the second try when the robust framing showed (almost) nothing.
+        case allSplats = "all_splats"
+    }
 
     /// Frames `scene` for a `width`×`height` image with vertical FOV `fovYDegrees`, for cameras
-    /// at `elevationDegrees` (any azimuth): the returned framing's `distance` fits every
-    /// turntable view at that elevation, and its `reference` orients the orbit (see the type's
-    /// notes). `margin` > 1 leaves that much room around the subject. A scene whose centres
-    /// coincide (or an empty one) falls back to the bounding sphere of its largest splat.
+    /// at `elevationDegrees` and each of `alsoElevationsDegrees` (any azimuth): the returned
+    /// framing's `distance` fits every orbit view at those elevations with `padding` (fraction
+    /// of the frame per side, 0…`maximumPadding`) left empty along the edges, and its
+    /// `reference` orients the orbit (see the type's notes). `margin`, the older form, asks the
+    /// subject to fill 1/`margin` of the frame (padding (1 − 1/margin)/2) and wins when given.
+    /// `extent` chooses which splats count. A scene whose centres coincide (or an empty one)
+    /// falls back to the bounding sphere of its largest splat.
     public static func frame(_ scene: SplatScene, width: Int, height: Int, fovYDegrees: Double,
-                             up: SIMD3<Double> = Camera.defaultUp, margin: Double = 1.1,
-                             elevationDegrees: Double = AutoFramer.defaultElevationDegrees) -> Framing {
+                             up: SIMD3<Double> = Camera.defaultUp, margin: Double? = nil,
+                             elevationDegrees: Double = AutoFramer.defaultElevationDegrees,
+                             padding: Double = AutoFramer.defaultPadding, alsoElevationsDegrees: [Double] = [],
+                             extent: Extent = .robust) -> Framing {
+        let asked = margin.map { $0.isFinite && $0 >= 1 ? (1 - 1 / $0) / 2 : defaultPadding } ?? padding
+        let elevationsDegrees = [elevationDegrees] + alsoElevationsDegrees
         let upLength = (up * up).sum().squareRoot()
         let unitUp = upLength > 0 && upLength.isFinite ? up / upLength : Camera.defaultUp
         let fovY = min(max(fovYDegrees.isFinite ? fovYDegrees : 50, 1e-3), 179.9) * .pi / 180
         let aspect = Double(max(width, 1)) / Double(max(height, 1))
         let fovX = 2 * atan(aspect * tan(fovY / 2))
-        let margin = margin.isFinite && margin > 0 ? margin : 1.1
+        let padding = asked.isFinite ? min(max(asked, 0), maximumPadding) : defaultPadding
+        // The padded frame's half-angle tangents: the padding and `pixelAllowance` off each side.
+        let tanX = tan(fovX / 2) * max(1 - 2 * padding - 2 * pixelAllowance / Double(max(width, 1)), 0.05)
+        let tanY = tan(fovY / 2) * max(1 - 2 * padding - 2 * pixelAllowance / Double(max(height, 1)), 0.05)
+        let margin = 1 / (1 - 2 * padding)
 
-        let sample = FramingSample(scene)
-        let (lower, upper) = sample.box(lower: lowerFraction, upper: upperFraction) ?? (.zero, .zero)
+        let sample = FramingSample(scene, everySplat: extent == .allSplats)
+        let fractions = extent == .robust ? (lowerFraction, upperFraction) : (0, 1)
+        let (lower, upper) = sample.box(lower: fractions.0, upper: fractions.1) ?? (.zero, .zero)
         let center = (lower + upper) / 2
         let size = upper - lower
         var radius = 0.5 * (size * size).sum().squareRoot()
@@ -94,10 +96,9 @@ public enum AutoFramer {
         let reference = broadSideNormal(sample, center: center, lower: lower, upper: upper, up: unitUp, side: side) ?? side
         // Distance 1 only orients the view rows of `fittingDistance`; the fitted one replaces it.
         var framing = Framing(center: center, radius: radius, distance: 1, up: unitUp, reference: reference)
-        let elevation = elevationDegrees.isFinite ? min(max(elevationDegrees, -89), 89) : defaultElevationDegrees
-        let fitted = sample.restricted(to: lower - fitBoxGrowth * size, upper + fitBoxGrowth * size)
-        let fit = fittingDistance(fitted, framing: framing, elevationDegrees: elevation,
-                                  tanX: tan(fovX / 2), tanY: tan(fovY / 2), margin: margin)
+        let elevations = elevationsDegrees.map { $0.isFinite ? min(max($0, -89), 89) : defaultElevationDegrees }
+        let fitted = extent == .robust ? sample.restricted(to: lower - fitBoxGrowth * size, upper + fitBoxGrowth * size) : sample
+        let fit = fittingDistance(fitted, framing: framing, elevationsDegrees: elevations, tanX: tanX, tanY: tanY)
         framing.distance = fit.isFinite && fit > 0 ? fit : sphereDistance(radius)
         return framing
     }
@@ -170,49 +171,6 @@ public enum AutoFramer {
         let tieBreak = abs(v.x) > 1e-6 ? v.x : abs((normal * x).sum()) > 1e-6 ? (normal * x).sum() : v.y
         if tieBreak < 0 { normal = -normal }
         return normal
-    }
-
-    /// The largest, over the turntable views, of the distance keeping `fitFraction` of the
-    /// (padded) centres inside the margin-shrunk frame (half-angle tangents ÷ `margin`),
-    /// `wholeFrameFraction` of them inside the whole frame (half-angle tangents `tanX`, `tanY`),
-    /// and at least `nearClearance` in front of `nearFraction` of them. The views run in
-    /// parallel; each is computed alone, so the result does not depend on the thread count.
-    static func fittingDistance(_ sample: FramingSample, framing: Framing, elevationDegrees: Double,
-                                tanX: Double, tanY: Double, margin: Double) -> Double {
-        let n = sample.count
-        guard n > 0 else { return 0 }
-        var perView = [Double](repeating: 0, count: viewCount)
-        perView.withUnsafeMutableBufferPointer { out in
-            Parallel.forEach(iterations: viewCount) { k in
-                let azimuth = defaultAzimuthDegrees + 360 * Double(k) / Double(viewCount)
-                let camera = framing.camera(azimuthDegrees: azimuth, elevationDegrees: elevationDegrees, fovYDegrees: Camera.defaultFovYDegrees)
-                guard let rows = camera.rotationRows else { return }
-                var needed = [Float](repeating: 0, count: n), whole = [Float](repeating: 0, count: n)
-                var nearness = [Float](repeating: 0, count: n)
-                for i in 0..<n {
-                    let p = sample.offset(i, from: framing.center)
-                    let pad = sigmaPadding * Double(sample.sigma[i])
-                    let depth = (p * rows.forward).sum()
-                    let sideways = abs((p * rows.right).sum()) + pad, vertical = abs((p * rows.down).sum()) + pad
-                    // p lies at camera depth distance + depth, and is inside the frame when
-                    // sideways ≤ tanX·(distance + depth) and vertical ≤ tanY·(distance + depth).
-                    let edge = max(sideways / tanX, vertical / tanY)
-                    needed[i] = Float(margin * edge - depth)
-                    whole[i] = Float(edge - depth)
-                    nearness[i] = Float(-depth)
-                }
-                func quantile(_ values: [Float], _ fraction: Double) -> Double {
-                    sample.weight.withUnsafeBufferPointer { w in
-                        values.withUnsafeBufferPointer { v in
-                            WeightedQuantile.quantiles(values: v, weights: w, fractions: [fraction])[0] ?? 0
-                        }
-                    }
-                }
-                out[k] = max(quantile(needed, fitFraction), quantile(whole, wholeFrameFraction),
-                             quantile(nearness, nearFraction) + nearClearance)
-            }
-        }
-        return perView.max() ?? 0
     }
 
     /// Radius for a scene whose centres coincide: three standard deviations of its largest splat,

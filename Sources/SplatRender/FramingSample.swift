@@ -8,6 +8,8 @@ import SplatCore
 /// Which splats count, from the strictest rule to the loosest, the first leaving at least
 /// `AutoFramer.minimumSplats` of them: finite centres with opacity ≥ `AutoFramer.minimumOpacity`
 /// (weighted by opacity), then any positive opacity, then every finite centre with weight 1.
+/// With `everySplat` the first rule is skipped: every splat with any opacity counts
+/// (the framing of `AutoFramer.Extent.allSplats`).
 struct FramingSample {
     /// Bounds the cost of framing: 65,536 points are plenty for 2–98 % percentiles and keep a
     /// multi-million-splat scene's framing within a few milliseconds.
@@ -17,6 +19,8 @@ struct FramingSample {
     var y: [Float] = []
     var z: [Float] = []
     var weight: [Float] = []
+    /// The splat's opacity (the weight is 1 for every splat under the last rule).
+    var opacity: [Float] = []
     /// exp(largest log-scale), 0 when that is not finite.
     var sigma: [Float] = []
     /// Index of each point in the scene (the up estimator reads the splats' shapes through it).
@@ -26,7 +30,7 @@ struct FramingSample {
 
     private init() {}
 
-    init(_ scene: SplatScene) {
+    init(_ scene: SplatScene, everySplat: Bool = false) {
         let n = scene.count
         guard n > 0 else { return }
         let step = (n + Self.maximumCount - 1) / Self.maximumCount
@@ -47,7 +51,7 @@ struct FramingSample {
         }
         var chosen = Rule.opaque
         var selected = 0
-        for rule in [Rule.opaque, .anyOpacity, .uniform] {
+        for rule in everySplat ? [Rule.anyOpacity, .uniform] : [Rule.opaque, .anyOpacity, .uniform] {
             chosen = rule
             selected = 0
             for i in stride(from: 0, to: n, by: step) where ruleWeight(i, rule) > 0 { selected += 1 }
@@ -56,11 +60,13 @@ struct FramingSample {
         guard selected > 0 else { return }
         x.reserveCapacity(selected); y.reserveCapacity(selected); z.reserveCapacity(selected)
         self.weight.reserveCapacity(selected); sigma.reserveCapacity(selected); index.reserveCapacity(selected)
+        opacity.reserveCapacity(selected)
         for i in stride(from: 0, to: n, by: step) {
             let w = ruleWeight(i, chosen)
             guard w > 0 else { continue }
             x.append(xs[i]); y.append(ys[i]); z.append(zs[i])
             self.weight.append(w)
+            opacity.append(alpha[i].isFinite ? alpha[i] : 0)
             index.append(i)
             let s = exp(max(sx[i], sy[i], sz[i]))
             sigma.append(s.isFinite ? s : 0)
@@ -87,11 +93,13 @@ struct FramingSample {
         var kept = FramingSample()
         kept.x.reserveCapacity(count); kept.y.reserveCapacity(count); kept.z.reserveCapacity(count)
         kept.weight.reserveCapacity(count); kept.sigma.reserveCapacity(count); kept.index.reserveCapacity(count)
+        kept.opacity.reserveCapacity(count)
         for i in 0..<count {
             let p = SIMD3(Double(x[i]), Double(y[i]), Double(z[i]))
             guard all(p .>= lower), all(p .<= upper) else { continue }
             kept.x.append(x[i]); kept.y.append(y[i]); kept.z.append(z[i])
             kept.weight.append(weight[i]); kept.sigma.append(sigma[i]); kept.index.append(index[i])
+            kept.opacity.append(opacity[i])
         }
         return kept
     }

@@ -8,7 +8,7 @@ import SplatService
 /// | 0 | `ok` | success; also `info` on a file over the decode ceiling (it is reported, not refused); `thumbnails` when every input succeeded |
 /// | 2 | `someInputsFailed` | `thumbnails` only: at least one input failed; every input still has its report line (with its own status and `exit_code`) and every good input its outputs. Chosen outside the sysexits range so it cannot be mistaken for one input's failure; problems with the batch itself (bad command line, unwritable output folder or report) keep their own codes |
 /// | 64 | `usage` | bad command line: unknown option, missing or malformed value, wrong arguments, a camera with no defined orientation (EX_USAGE) |
-/// | 65 | `dataError` | the input is not a valid or supported splat file: every decode error kind except `too_large` and `io` (EX_DATAERR) |
+/// | 65 | `dataError` | the input is not a valid or supported splat file: every decode error kind except `too_large` and `io`; also `blank`, a scene that renders to less than `--min-coverage` of the frame (EX_DATAERR) |
 /// | 66 | `noInput` | the input cannot be opened or read: error kind `io` while reading (EX_NOINPUT) |
 /// | 70 | `internalError` | a bug inside splatrender (EX_SOFTWARE) |
 /// | 73 | `cannotCreate` | an output file or report cannot be created or written (EX_CANTCREAT) |
@@ -49,7 +49,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
             switch error.kind {
             case .invalidArgument: return .usage
             case .tooLarge: return .tooLarge
-            case .empty: return .dataError
+            case .empty, .blank: return .dataError
             default: return .internalError
             }
         case .output:
@@ -67,7 +67,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .timeout: .timeout
         case .interrupted, .cancelled: .interrupted
         case .truncated, .badMagic, .unsupportedVersion, .badHeader, .badTOC, .corrupt, .implausibleCount, .empty,
-             .badSize, .notGaussian, .unsupported, .badMeta, .badTexture, .nonFinite:
+             .badSize, .notGaussian, .unsupported, .badMeta, .badTexture, .nonFinite, .blank:
             .dataError
         }
     }

@@ -65,7 +65,7 @@ public enum HelpText {
         switch code {
         case .ok: "success (info reports a file over the ceiling and still exits 0)"
         case .usage: "bad command line"
-        case .dataError: "the input is not a valid or supported splat file"
+        case .dataError: "the input is not a valid or supported splat file, or renders blank (below --min-coverage)"
         case .noInput: "the input cannot be opened or read"
         case .internalError: "internal error"
         case .cannotCreate: "an output file cannot be written"

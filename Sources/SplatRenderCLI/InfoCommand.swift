@@ -1,10 +1,10 @@
 import SplatCore
 import SplatService
 
-/// `splatrender info FILE... [--json] [--bounds]`: prints what `InfoJob` finds for each file —
+/// `splatrender info FILE... [--json] [--bounds] [--stats]`: prints what `InfoJob` finds for each file —
 /// text blocks, or one JSON line per file with `--json` (a file that cannot be read gives a JSON
 /// line with its `error`). A scene over the ceiling is reported, not refused; only `--bounds`
-/// decodes. Exit status: one file, that file's; several, 0 when all were read and 2 when some
+/// and `--stats` decode. Exit status: one file, that file's; several, 0 when all were read and 2 when some
 /// were not.
 enum InfoCommand {
     static func run(_ context: CommandContext) -> Int32 {
@@ -28,7 +28,8 @@ enum InfoCommand {
         let info: SceneInfo
         do throws(SplatError) {
             let load = try context.loadOptions()
-            let job = InfoJob(input: try context.sceneInput(path), load: load, decodeBounds: parsed.flag(.bounds))
+            let job = InfoJob(input: try context.sceneInput(path), load: load, decodeBounds: parsed.flag(.bounds),
+                              computeStatistics: parsed.flag(.stats))
             info = try job.run()
         } catch {
             if json { context.say(JSONValue.object([("file", .string(path)), ("error", error.json)]).serialized(pretty: false)) }

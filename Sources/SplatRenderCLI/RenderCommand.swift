@@ -26,6 +26,10 @@ enum RenderCommand {
         do throws(SplatError) { try encoding.validate(for: outPath == "-" ? nil : outPath) } catch {
             return context.usage(error.message)
         }
+        var view = parsed.viewRequest
+        do throws(UsageError) { view.camera.trainingView = try parsed.trainingView() } catch {
+            return context.usage(error.message)
+        }
         let input: SceneInput
         let load: LoadOptions
         do throws(SplatError) {
@@ -35,10 +39,11 @@ enum RenderCommand {
             return context.failInput(error)
         }
         if let refused = context.checkReportPath(input: input) { return refused }
-        var job = SceneJob(command: "render", input: input, load: load, view: parsed.viewRequest,
+        var job = SceneJob(command: "render", input: input, load: load, view: view,
                            image: outPath == "-" ? .caller : .file(outPath), timeoutSeconds: parsed.timeoutSeconds,
                            cancellation: context.cancellation)
         job.memoryBudget = parsed.memoryBudget
+        job.minCoverage = parsed.minCoverage
         job.encoding = encoding
         let progress = ProgressPrinter(context)
         let outcome = job.run(progress: progress.handler)

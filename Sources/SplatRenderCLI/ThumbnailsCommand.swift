@@ -45,6 +45,7 @@ enum ThumbnailsCommand {
                                    animation: parsed.flag(.animation) ? parsed.animationOptions : nil,
                                    timeoutSeconds: parsed.timeoutSeconds)
         options.skipExisting = parsed.flag(.skipExisting)
+        options.minCoverage = parsed.minCoverage
         options.encoding = parsed.imageEncoding
         do throws(SplatError) { try options.encoding.validate(for: "x." + (options.encoding.format ?? .png).fileExtension) } catch {
             return context.usage(error.message)

@@ -30,6 +30,7 @@ enum TurntableCommand {
                            animation: animation.map { AnimationOutput(path: $0, options: parsed.animationOptions) },
                            timeoutSeconds: parsed.timeoutSeconds, cancellation: context.cancellation)
         job.memoryBudget = parsed.memoryBudget
+        job.minCoverage = parsed.minCoverage
         job.encoding = parsed.imageEncoding
         let progress = ProgressPrinter(context)
         let outcome = job.run(progress: progress.handler)

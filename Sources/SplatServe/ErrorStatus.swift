@@ -24,7 +24,7 @@ public enum ErrorStatus {
 
     /// The status for a library error kind: bad parameters 400, `too_large` 413, `timeout`
     /// 504, withdrawn work 503, I/O 500, and every decode failure 422 (the request was well
-    /// formed but its scene cannot be decoded).
+    /// formed but its scene cannot be decoded), as is `blank` (it renders to nothing).
     public static func forKind(_ kind: SplatErrorKind) -> Int {
         switch kind {
         case .invalidArgument, .badJob: 400
@@ -34,6 +34,8 @@ public enum ErrorStatus {
         case .io: 500
         case .truncated, .badMagic, .unsupportedVersion, .badHeader, .badTOC, .corrupt, .implausibleCount,
              .empty, .badSize, .notGaussian, .unsupported, .badMeta, .badTexture, .nonFinite: 422
+        // The scene decoded but its render is (nearly) empty: well formed, not processable.
+        case .blank: 422
         }
     }
 

@@ -32,10 +32,11 @@ import TestSupport
         #expect(framing.distance > 2)
     }
 
-    /// A tall 0.5×2×0.3 block of points: in every turntable view at least the fitted fraction of
-    /// it lies inside the margin-shrunk frame, all of it inside the frame, and in the tightest
-    /// view it reaches the margin (the camera is not needlessly far) — for square, landscape and
-    /// portrait images.
+    /// A tall 0.5×2×0.3 block of points: in every turntable view, at each elevation the framing
+    /// was fitted for, all of it lies inside the frame less its padding (and the pixel allowance),
+    /// and in the tightest view it reaches that boundary (the camera is not needlessly far) — for
+    /// square, landscape and portrait images. (Before `--padding` the fit let 3 % of the points
+    /// into a 1.1 margin; the padding is now a bound on every point.)
     @Test(arguments: [(64, 64), (128, 64), (48, 96)])
     func distanceFitsEveryTurntableView(_ size: (Int, Int)) throws {
         var splats: [TestScenes.Splat] = []
@@ -47,28 +48,31 @@ import TestSupport
         }
         let scene = TestScenes.scene(splats)
         let (width, height) = size
-        let margin = 1.1
-        let framing = AutoFramer.frame(scene, width: width, height: height, fovYDegrees: 50, margin: margin)
+        let padding = 0.1
+        let elevations = [-30.0, 60]
+        let framing = AutoFramer.frame(scene, width: width, height: height, fovYDegrees: 50, elevationDegrees: elevations[0],
+                                       padding: padding, alsoElevationsDegrees: Array(elevations.dropFirst()))
         let tanY = tan(25 * Double.pi / 180), tanX = tanY * Double(width) / Double(height)
+        let keepX = 1 - 2 * padding - 2 * AutoFramer.pixelAllowance / Double(width)
+        let keepY = 1 - 2 * padding - 2 * AutoFramer.pixelAllowance / Double(height)
         var tightest = 0.0
-        for azimuth in Self.turntableAzimuths {
-            let camera = framing.camera(azimuthDegrees: azimuth, elevationDegrees: AutoFramer.defaultElevationDegrees,
-                                        fovYDegrees: 50)
-            let rows = try #require(camera.rotationRows)
-            var insideMargin = 0, insideFrame = 0
-            for s in splats {
-                let p = SIMD3<Double>(Double(s.position.x), Double(s.position.y), Double(s.position.z)) - camera.position
-                let z = (p * rows.forward).sum()
-                // Fraction of the half-frame used, horizontally or vertically.
-                let used = max(abs((p * rows.right).sum()) / (z * tanX), abs((p * rows.down).sum()) / (z * tanY))
-                if used <= 1 / margin + 1e-9 { insideMargin += 1 }
-                if used <= 1 { insideFrame += 1 }
-                tightest = max(tightest, used)
+        for elevation in elevations {
+            for azimuth in Self.turntableAzimuths {
+                let camera = framing.camera(azimuthDegrees: azimuth, elevationDegrees: elevation, fovYDegrees: 50)
+                let rows = try #require(camera.rotationRows)
+                var inside = 0
+                for s in splats {
+                    let p = SIMD3<Double>(Double(s.position.x), Double(s.position.y), Double(s.position.z)) - camera.position
+                    let z = (p * rows.forward).sum()
+                    // Fraction of the padded half-frame used, horizontally or vertically.
+                    let used = max(abs((p * rows.right).sum()) / (z * tanX * keepX), abs((p * rows.down).sum()) / (z * tanY * keepY))
+                    if used <= 1 + 1e-6 { inside += 1 }
+                    tightest = max(tightest, used)
+                }
+                #expect(inside == splats.count, "azimuth \(azimuth), elevation \(elevation): \(inside)")
             }
-            #expect(Double(insideMargin) >= 0.97 * Double(splats.count), "azimuth \(azimuth): \(insideMargin)")
-            #expect(insideFrame == splats.count, "azimuth \(azimuth)")
         }
-        #expect(tightest > 0.95 / margin, "the block reaches \(tightest) of the half-frame at most")
+        #expect(tightest > 0.97, "the block reaches \(tightest) of the padded half-frame at most")
     }
 
     @Test func broadSideNormalFacesTheDefaultView() throws {
@@ -168,7 +172,8 @@ import TestSupport
         let framing = AutoFramer.frame(TestScenes.scene(splats), width: 64, height: 64, fovYDegrees: 50)
         #expect(framing.center == SIMD3(2, 2, 2))
         #expect(abs(framing.radius - 1.5) < 1e-6)
-        #expect(abs(framing.distance - 1.1 * 1.5 / sin(25 * Double.pi / 180)) < 1e-6)
+        // The sphere keeps the default padding: it fills 1 − 2 × 0.05 of the narrower side.
+        #expect(abs(framing.distance - 1.5 / (1 - 2 * AutoFramer.defaultPadding) / sin(25 * Double.pi / 180)) < 1e-6)
     }
 
     @Test func largeScenesAreSampledDeterministically() {
@@ -193,7 +198,8 @@ import TestSupport
     /// Real scenes whose subject cannot reach 15 % of a square frame without being cut: the
     /// guitar is a tall thin object (about 0.12 of the square on its height at best — 11.6 %
     /// at its best turntable azimuth at 256², 10.0 % at 512² and 11.8 % at 128² in the default
-    /// view) and is framed edge to edge instead: the test checks it spans the frame vertically.
+    /// view before the padding; 9.8 % at 128² with its headstock kept out of the 5 % padding in
+    /// every view) and is framed edge to edge instead: the test checks it spans the frame vertically.
     static let thinSubjects: Set<String> = ["compressed-ply/guitar.compressed.ply"]
 
     /// Toy files of 3–16 splats that are a few small dots far apart: however tightly the dots
@@ -212,7 +218,12 @@ import TestSupport
 
     /// Every corpus scene (and the sample scenes), in the render frame, framed automatically and
     /// rendered at 128²: covering 15–95 % of the frame, not blank, nearly every visible-at-all
-    /// splat in view, and the subject spanning most of the frame along one image axis.
+    /// splat in view, and the subject spanning most of the frame along one image axis: 60 % of
+    /// it. (Before `--padding` this was 75 %: the fit then let 2.5 % of the weight past a 1.1
+    /// margin. Now every fitted centre stays inside the padded frame in all 24 fitted views, so
+    /// the extremities set the distance and the bulk spans less in the default view: 78 px of 128
+    /// for the fruit, 87–92 px for the tiles, the monkey and the logo. `FramingPaddingTests` checks
+    /// the tightness that matters, that the subject reaches the padding in some view.)
     /// (`spz/splat-transform-minimal-raw.spz` is refused by the decoder by design.)
     @Test(arguments: [
         "ply/gs3d-pr477-lod1_tile_0_0.5x.ply", "ply/gs3d-pr477-lod3_tile_0.ply", "ply/supersplat-fruit_drops_minimal.ply",
@@ -253,9 +264,9 @@ import TestSupport
             }
         }
         let extent = Self.thinSubjects.contains(file) ? maxY - minY + 1 : max(maxX - minX + 1, maxY - minY + 1)
-        #expect(Double(extent) >= 0.75 * Double(size), "extent \(extent) px")
+        #expect(Double(extent) >= 0.6 * Double(size), "extent \(extent) px")
         if Self.thinSubjects.contains(file) {
-            #expect(result.coverage >= 0.10, "coverage \(result.coverage)")
+            #expect(result.coverage >= 0.09, "coverage \(result.coverage)")
         } else {
             #expect(result.coverage >= 0.15, "coverage \(result.coverage)")
         }

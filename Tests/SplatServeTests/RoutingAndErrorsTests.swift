@@ -37,7 +37,7 @@ import SplatCore
 
     @Test(arguments: [
         ("truncated", 422), ("bad_magic", 422), ("non_finite", 422), ("too_large", 413),
-        ("timeout", 504), ("invalid_argument", 400), ("io", 500), ("cancelled", 503),
+        ("timeout", 504), ("invalid_argument", 400), ("io", 500), ("cancelled", 503), ("blank", 422),
     ])
     func libraryErrorsMapToTheirStatus(kind: String, status: Int) throws {
         try TestServer.with { t in

@@ -10,7 +10,7 @@ import TestSupport
     static let keys = ["command", "input", "status", "message", "error", "format", "version", "count", "sh_degree", "model",
                        "declared_frame", "conventional_frame", "camera_hints", "decoded_count", "ceiling",
                        "estimated_peak_bytes", "memory_estimate", "frame_decision", "up_estimate",
-                       "camera", "orbit", "sheet", "render_stats", "outputs", "warnings", "timings_ms", "stages_ms",
+                       "camera", "orbit", "sheet", "render_stats", "framing_extent", "outputs", "warnings", "timings_ms", "stages_ms",
                        "peak_rss_bytes"]
 
     static func keys(of value: JSONValue) -> [String] {

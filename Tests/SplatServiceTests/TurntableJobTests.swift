@@ -38,7 +38,9 @@ import TestSupport
             let image = try PNGReader.read(path: frames + "/" + name)
             #expect(image.width == 64 && image.height == 48 && image.channels == 4)
             let coverage = ServiceFixtures.alphaCoverage(image)
-            #expect(coverage > 0.15 && coverage < 0.95, "\(name): coverage \(coverage)")
+            // 0.08, not 0.15: the 5 % padding band every view keeps empty (`--padding`) leaves
+            // the fruit 0.107 of a 512² frame in its thinnest view (Documentation/thumbnails.md).
+            #expect(coverage > 0.08 && coverage < 0.95, "\(name): coverage \(coverage)")
             #expect(!seen.contains(image.pixels), "\(name) repeats an earlier frame")
             seen.append(image.pixels)
         }

@@ -28,6 +28,9 @@ public enum SplatErrorKind: String, Sendable, CaseIterable, Codable {
     case cancelled
     /// A job description that can never succeed as written (a refused URL scheme, a path outside its root).
     case badJob = "bad_job"
+    /// The rendered output shows (almost) nothing: its coverage is below the `--min-coverage`
+    /// the caller asked for.
+    case blank
 }
 
 /// One error shape for every stage: what went wrong, where, and what was expected.

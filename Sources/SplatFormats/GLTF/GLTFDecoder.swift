@@ -49,9 +49,10 @@ public enum GLTFDecoder {
             let scene = DecodeLimits.decodedBytes(count: p.header.count, degree: limits.keptDegree(p.header.shDegree)) ?? Int.max
             return CheckedSize.add(p.header.decodeScratchBytes, scene) ?? Int.max
         }.max() ?? 0
-        // External and data-URI buffers are read into memory for the whole decode, beside the
-        // input the estimate already counts.
-        header.decodeScratchBytes = CheckedSize.add(payloadScratch, plan.buffers.heldOutsideInputBytes) ?? Int.max
+        // External and data-URI buffers and the parsed JSON tree are held for the whole decode,
+        // beside the input the estimate already counts.
+        header.decodeScratchBytes = [payloadScratch, plan.buffers.heldOutsideInputBytes, plan.document.parsedBytes]
+            .reduce(0) { CheckedSize.add($0, $1) ?? Int.max }
         return header
     }
 

@@ -19,6 +19,9 @@ struct GLTFDocument {
     let extensionsUsed: [String]
     let extensionsRequired: [String]
     var warnings: [String] = []
+    /// About what the parsed JSON tree holds for the whole decode (`JSONParser.bytesPerValue` per
+    /// value; values are bounded by the separators that start them), for the memory estimate.
+    let parsedBytes: Int
 
     var generator: String? { asset["generator"]?.stringValue }
 
@@ -39,6 +42,9 @@ struct GLTFDocument {
                 throw SplatError(.tooLarge, "glTF JSON is \(bytes.count) bytes; the limit is \(limits.maxMetaJsonBytes)", file: file)
             }
         }
+        var separators = 0
+        for byte in json where byte == 0x2C || byte == 0x3A || byte == 0x5B || byte == 0x7B { separators += 1 }
+        parsedBytes = CheckedSize.mul(separators + 1, JSONParser.bytesPerValue) ?? Int.max
         root = try Self.parse(json, file: file, limits: limits, warnings: &warnings)
         asset = try Self.checkAsset(root, fields: fields)
         extensionsUsed = try fields.strings(root["extensionsUsed"], "extensionsUsed")

@@ -35,6 +35,8 @@ public struct BatchOptions: Sendable {
     /// Write `<stem>.webp`, an animation of the orbit's frames.
     public var animation: AnimatedWebPWriter.Options?
     public var timeoutSeconds: Double?
+    /// Each input's `SceneJob.minCoverage` (`--min-coverage`): below it the input's status is `blank`.
+    public var minCoverage: Double?
 
     public init(outputDirectory: String, jobs: Int = BatchOptions.defaultJobs, memoryBudget: Int? = nil, load: LoadOptions = LoadOptions(),
                 view: ViewRequest = ViewRequest(), orbit: OrbitOptions = OrbitOptions(), writeImage: Bool = true,
@@ -66,6 +68,7 @@ public struct BatchOptions: Sendable {
         job.index = index
         job.memoryBudget = memoryBudget
         job.encoding = encoding
+        job.minCoverage = minCoverage
         return job
     }
 

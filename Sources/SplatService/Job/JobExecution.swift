@@ -16,6 +16,8 @@ final class JobExecution {
     let outputs: OutputTransaction
     var imageBytes: [UInt8]?
     var image: ImageBuffer?
+    /// Coverage per output of the last rendering pass (`CoverageGuard`).
+    var coverage = CoverageGuard.Tally()
 
     init(job: SceneJob, progress: ProgressHandler?) {
         self.job = job
@@ -125,8 +127,50 @@ final class JobExecution {
         report.note(loaded.header.warnings + scene.warnings)
         try checkCancellation("after decoding", stage: .input)
 
-        let views = try planViews(scene: scene, decision: loaded.decision)
-        try renderViews(views, scene: scene)
+        try renderGuarded(scene: scene, decision: loaded.decision)
         report.note(scene.warnings)
+    }
+
+    /// Plans and renders the views under the blank-frame guard (`CoverageGuard`).
+    private func renderGuarded(scene: SplatScene, decision: FrameDecision) throws(JobFailure) {
+        let camera = job.view.camera
+        let autoFramed = job.needsOrbit
+            || (job.image != nil && camera.trainingView == nil && (camera.position == nil || camera.target == nil))
+        let threshold = max(CoverageGuard.lowCoverage, job.minCoverage ?? 0)
+        report.framingExtent = autoFramed ? .robust : nil
+        var views = try planViews(scene: scene, decision: decision)
+        var retried = false
+        if try !renderViews(views, scene: scene, retryBelow: autoFramed ? threshold : nil) {
+            // What the first pass wrote is taken back; the second pass writes every output.
+            outputs.rollBack()
+            report.outputs = []
+            report.camera = nil
+            report.orbit = nil
+            report.sheet = nil
+            image = nil
+            imageBytes = nil
+            coverage = CoverageGuard.Tally()
+            report.framingExtent = .allSplats
+            report.note(["framing_retry: the automatic framing showed (almost) nothing; framed again with every splat (no percentile trimming)"])
+            retried = true
+            views = try planViews(scene: scene, decision: decision, extent: .allSplats)
+            _ = try renderViews(views, scene: scene)
+        }
+        for index in report.outputs.indices {
+            if let c = coverage.coverage[report.outputs[index].role] { report.outputs[index].extra.append(("coverage", .double(c))) }
+        }
+        // Every output, also an image kept for the caller (it has no record here).
+        for role in [OutputRecord.Role.image, .frames, .sheet, .animation] {
+            guard let c = coverage.coverage[role] else { continue }
+            let visible = coverage.visible[role] ?? 0
+            if coverage.isLow(role, below: CoverageGuard.lowCoverage) {
+                report.note([CoverageGuard.warning(role, coverage: c, visible: visible, retried: retried)])
+            }
+            if let least = job.minCoverage, c < least || visible == 0 {
+                let percent = (c * 10_000).rounded() / 100
+                throw JobFailure(error: SplatError(.blank, "the \(role.rawValue) covers \(percent) % of the frame, below --min-coverage \(least)", file: job.input.name, field: "min-coverage"),
+                                 stage: .render)
+            }
+        }
     }
 }

@@ -4,7 +4,10 @@ import SplatImage
 import SplatRender
 
 extension JobExecution {
-    func renderViews(_ views: [PlannedView], scene: SplatScene) throws(JobFailure) {
+    /// Renders and writes `views`. With `retryBelow`, stops at the first view whose coverage is
+    /// below it (or shows no splat) and returns false, before the sheet and the animation are
+    /// made: the caller frames again (`CoverageGuard`).
+    func renderViews(_ views: [PlannedView], scene: SplatScene, retryBelow: Double? = nil) throws(JobFailure) -> Bool {
         let options = job.view
         let settings = options.settings
         let frameCount = report.orbit?.frames ?? 0
@@ -37,6 +40,16 @@ extension JobExecution {
             summary.add(result)
             for role in view.roles {
                 switch role {
+                case .image: coverage.add(result, to: .image)
+                case .tile: coverage.add(result, to: .sheet)
+                case .frame:
+                    if job.framesDirectory != nil { coverage.add(result, to: .frames) }
+                    if job.animation != nil { coverage.add(result, to: .animation) }
+                }
+            }
+            if let retryBelow, result.coverage < retryBelow || result.stats.visibleSplats == 0 { return false }
+            for role in view.roles {
+                switch role {
                 case .image:
                     try deliverImage(result.image)
                 case .frame(let k):
@@ -67,13 +80,14 @@ extension JobExecution {
                                                frames: frameCount,
                                                extra: [("first", .string(SceneJob.frameFileName(0, of: frameCount)))]))
         }
-        if let sheet = job.sheet {
+        if let sheet = job.sheet, let orbit = report.orbit {
             try checkCancellation("before composing the sheet", stage: .render)
             emit("encode", 0, 1)
             let images = tiles.compactMap { $0 }
             let composed = try step(.encode) { () throws(SplatError) in
                 try report.time(.composeSheet) { () throws(SplatError) in
-                    try ContactSheet.compose(images, columns: sheet.plan.views)
+                    try Self.composeSheet(images, plan: sheet.plan, cells: sheet.plan.cellCount(on: orbit),
+                                          background: settings.background)
                 }
             }
             let (bytes, format) = try writeStill(composed, to: sheet.path)
@@ -102,6 +116,7 @@ extension JobExecution {
                                                        ("lossless", .bool(animation.options.compression == .lossless))]))
             emit("encode", 1, 1)
         }
+        return true
     }
 
     /// The single view: written to its file, or kept for the caller.

@@ -47,6 +47,9 @@ public struct SceneJob: Sendable {
     /// time it took; the job then does not read it again.
     public var header: SceneHeader?
     public var headerMilliseconds: Double = 0
+    /// Fail with kind `blank` when an output's coverage (`CoverageGuard`) is below this fraction
+    /// of the frame (`--min-coverage`); nil: low coverage is only a warning.
+    public var minCoverage: Double?
     /// Remove this job's outputs when it fails (default true).
     public var removeOutputsOnFailure = true
     /// A scene already decoded and converted for this job (by `SceneLoader.load` with `load`):

@@ -25,22 +25,36 @@ struct CameraKey: Hashable {
 }
 
 extension JobExecution {
-    func planViews(scene: SplatScene, decision: FrameDecision) throws(JobFailure) -> [PlannedView] {
+    /// The views to render, framed with `extent` (`.allSplats` on the blank-frame guard's retry).
+    func planViews(scene: SplatScene, decision: FrameDecision,
+                   extent: AutoFramer.Extent = .robust) throws(JobFailure) -> [PlannedView] {
         let options = job.view
         if let up = options.camera.up, !(up.x.isFinite && up.y.isFinite && up.z.isFinite) || up == .zero {
             throw JobFailure(error: SplatError(.invalidArgument, "camera up \(up) has no direction", field: "camera-up"), stage: .render)
         }
         let cameraGiven = options.camera.position != nil && options.camera.target != nil
+        // One distance for every view: the orbit's elevation and a sheet's rows are all fitted.
+        let sheetRows = job.needsOrbit ? job.sheet?.plan.elevationsDegrees ?? [] : []
         let framing: Framing? = job.needsOrbit || (job.image != nil && !cameraGiven)
             ? report.time(.framing) {
                 options.camera.framing(for: scene, width: options.settings.width, height: options.settings.height,
-                                       elevationDegrees: job.needsOrbit ? job.orbit.elevationDegrees : AutoFramer.defaultElevationDegrees)
+                                       elevationDegrees: job.needsOrbit ? job.orbit.elevationDegrees : options.camera.elevationDegrees,
+                                       alsoElevationsDegrees: sheetRows, extent: extent)
             }
             : nil
 
         var stillCamera: Camera?
         if job.image != nil {
-            let resolved = options.camera.resolve(with: framing)
+            var resolved = options.camera.resolve(with: framing)
+            if let training = options.camera.trainingView {
+                // The training camera replaces the automatic view; the framing only gives the
+                // scene centre `training:auto` measures directions from.
+                let camera = try step(.render) { () throws(SplatError) in
+                    try training.camera(from: job.load.cameras, decision: decision, center: framing?.center ?? .zero)
+                }
+                resolved = CameraRequest.Resolved(camera: camera, positionSource: "training", targetSource: "training",
+                                                  upSource: "training")
+            }
             report.camera = resolved
             stillCamera = resolved.camera
         }
@@ -54,7 +68,7 @@ extension JobExecution {
             }
             let planned = try step(.render) { () throws(SplatError) in
                 try Turntable(framing: framing, frames: job.orbit.frames, elevationDegrees: job.orbit.elevationDegrees,
-                              startAzimuthDegrees: job.orbit.startAzimuthDegrees, fovYDegrees: options.camera.fovYDegrees,
+                              startAzimuthDegrees: job.orbit.startAzimuthDegrees, fovYDegrees: options.camera.zoomedFovYDegrees,
                               hints: hints)
             }
             report.orbit = planned
@@ -70,9 +84,10 @@ extension JobExecution {
         if let sheet = job.sheet, let orbit {
             try step(.render) { () throws(SplatError) in
                 try sheet.plan.validate()
-                _ = try ContactSheet.layout(count: sheet.plan.views * sheet.plan.rows(on: orbit).count,
+                _ = try ContactSheet.layout(count: sheet.plan.cellCount(on: orbit),
                                             tileWidth: options.settings.width, tileHeight: options.settings.height,
-                                            columns: sheet.plan.views, downscale: sheet.plan.downscale)
+                                            columns: sheet.plan.gridColumns, downscale: sheet.plan.downscale,
+                                            gap: sheet.plan.gutter)
             }
             report.sheet = .object([("path", .string(sheet.path))] + sheet.plan.json(on: orbit))
         }

@@ -17,9 +17,9 @@ public enum JobSpecParser {
     /// The keys of a job object.
     static let jobKeys: Set<String> = ["id", "input", "options", "outputs"]
     /// Options of the worker or the command line, never of a job: the outputs say where they
-    /// go, and the worker owns its memory budget.
+    /// go, the worker owns its memory budget, and training cameras are a local file.
     static let faceOnly: Set<OptionName> = [.help, .version, .verbose, .quiet, .json, .out, .report, .progress, .sheet,
-                                            .animation, .memoryBudget]
+                                            .animation, .memoryBudget, .cameras, .view]
     /// Options of the whole job: the scene is fetched, decoded and converted once, under one deadline.
     static let jobWide: Set<OptionName> = [.format, .maxDecodedBytes, .maxShDegree, .sourceFrame, .flip, .strict,
                                            .maxInputBytes, .threads, .timeout]

@@ -16,6 +16,10 @@ struct JobSpecRender {
     var image: Int?
     var sheet: Int?
     var animation: Int?
+    /// A sheet whose rows widen the framing (`widensFraming`) renders alone.
+    var widened = false
+    /// `--min-coverage` of the outputs (the blank-frame guard is per job: they share it).
+    var minCoverage: Double?
 
     /// The outputs of `spec` grouped into renders, in output order.
     static func plan(_ spec: JobSpec) -> [JobSpecRender] {
@@ -25,6 +29,7 @@ struct JobSpecRender {
                 renders[fit].add(spec.outputs[index], at: index)
             } else {
                 var fresh = JobSpecRender(view: spec.outputs[index].options.viewRequest)
+                fresh.minCoverage = spec.outputs[index].options.minCoverage
                 fresh.add(spec.outputs[index], at: index)
                 renders.append(fresh)
             }
@@ -40,6 +45,7 @@ struct JobSpecRender {
     /// Whether `output` can be made by this render without changing any output's bytes.
     func accepts(_ output: JobSpec.Output) -> Bool {
         guard output.options.viewRequest == view else { return false }
+        if widened || Self.widensFraming(output) || output.options.minCoverage != minCoverage { return false }
         if let format = output.format, format.takesQuality {
             let quality = output.options.imageEncoding.quality
             if hasLossyStill && quality != self.quality { return false }
@@ -58,7 +64,15 @@ struct JobSpecRender {
         }
     }
 
+    /// Whether `output` is a sheet with rows at elevations besides the orbit's: its framing is
+    /// fitted for them too, so its distance is not the one the other outputs get alone.
+    static func widensFraming(_ output: JobSpec.Output) -> Bool {
+        guard output.kind == .sheet, let rows = output.options.sheetPlan.elevationsDegrees else { return false }
+        return rows.contains { $0 != output.options.orbitOptions.elevationDegrees }
+    }
+
     private mutating func add(_ output: JobSpec.Output, at index: Int) {
+        widened = widened || Self.widensFraming(output)
         if let format = output.format, format.takesQuality {
             quality = output.options.imageEncoding.quality
             hasLossyStill = true
@@ -87,6 +101,7 @@ struct JobSpecRender {
                            cancellation: cancellation)
         job.encoding = ImageEncoding(quality: quality)
         job.holdsOutputs = true
+        job.minCoverage = minCoverage
         // Admission was decided for the whole job, before its scene was decoded.
         job.memoryBudget = nil
         return job

@@ -1,3 +1,4 @@
+import Foundation
 import SplatCore
 import SplatRender
 
@@ -9,13 +10,46 @@ public struct CameraRequest: Sendable, Equatable {
     public var target: SIMD3<Double>?
     public var up: SIMD3<Double>?
     public var fovYDegrees: Double
+    /// Empty band the automatic framing leaves along each edge, as a fraction of the frame
+    /// (`--padding`; `AutoFramer.defaultPadding`).
+    public var padding: Double
+    /// Orbit angles of the automatic single view (`render --azimuth`, `--elevation`); the
+    /// defaults are the automatic three-quarter view.
+    public var azimuthDegrees: Double
+    public var elevationDegrees: Double
+    /// Multiplies the automatic framing's distance (`--distance`): 2 is twice as far.
+    public var distanceFactor: Double
+    /// Magnification (`--zoom`): the field of view narrows so the image shows 1/zoom of the
+    /// width and height it would show at `fovYDegrees`; the camera does not move.
+    public var zoom: Double
+    /// A training camera instead of the automatic view (`render --view training:K|auto`); the
+    /// job moves it with the frame decision. Needs `LoadOptions.cameras`.
+    public var trainingView: TrainingView?
+
+    public static let defaultDistanceFactor = 1.0
+    public static let defaultZoom = 1.0
 
     public init(position: SIMD3<Double>? = nil, target: SIMD3<Double>? = nil, up: SIMD3<Double>? = nil,
-                fovYDegrees: Double = Camera.defaultFovYDegrees) {
+                fovYDegrees: Double = Camera.defaultFovYDegrees, padding: Double = AutoFramer.defaultPadding,
+                azimuthDegrees: Double = AutoFramer.defaultAzimuthDegrees,
+                elevationDegrees: Double = AutoFramer.defaultElevationDegrees,
+                distanceFactor: Double = CameraRequest.defaultDistanceFactor, zoom: Double = CameraRequest.defaultZoom) {
         self.position = position
         self.target = target
         self.up = up
         self.fovYDegrees = fovYDegrees
+        self.padding = padding
+        self.azimuthDegrees = azimuthDegrees
+        self.elevationDegrees = elevationDegrees
+        self.distanceFactor = distanceFactor
+        self.zoom = zoom
+    }
+
+    /// The vertical field of view the cameras use: `fovYDegrees` narrowed by `zoom`
+    /// (tan(fov/2) divided by it). The framing is fitted with `fovYDegrees`, so a zoom crops it.
+    public var zoomedFovYDegrees: Double {
+        guard zoom.isFinite, zoom > 0, zoom != 1 else { return fovYDegrees }
+        return 2 * atan(tan(fovYDegrees * .pi / 360) / zoom) * 180 / .pi
     }
 
     /// The camera used and how each part was chosen.
@@ -65,24 +99,30 @@ public struct CameraRequest: Sendable, Equatable {
     }
 
     /// The automatic framing this request's missing parts come from; its distance is fitted for
-    /// views at `elevationDegrees` (a turntable passes its orbit's elevation).
+    /// views at `elevationDegrees` and `alsoElevationsDegrees` (a turntable passes its orbit's
+    /// elevation, a contact sheet its rows) with this request's padding, then multiplied by
+    /// `distanceFactor`. `extent` `.allSplats` is the blank-frame guard's second try.
     public func framing(for scene: SplatScene, width: Int, height: Int,
-                        elevationDegrees: Double = AutoFramer.defaultElevationDegrees) -> Framing {
-        AutoFramer.frame(scene, width: width, height: height, fovYDegrees: fovYDegrees, up: up ?? Camera.defaultUp,
-                         elevationDegrees: elevationDegrees)
+                        elevationDegrees: Double? = nil, alsoElevationsDegrees: [Double] = [],
+                        extent: AutoFramer.Extent = .robust) -> Framing {
+        var framing = AutoFramer.frame(scene, width: width, height: height, fovYDegrees: fovYDegrees, up: up ?? Camera.defaultUp,
+                                       elevationDegrees: elevationDegrees ?? self.elevationDegrees, padding: padding,
+                                       alsoElevationsDegrees: alsoElevationsDegrees, extent: extent)
+        if distanceFactor.isFinite, distanceFactor > 0 { framing.distance *= distanceFactor }
+        return framing
     }
 
     /// `resolve(for:width:height:)` with the framing already computed (nil only when both
     /// position and target are given, which need none).
     public func resolve(with framing: Framing?) -> Resolved {
         if let position, let target {
-            let camera = Camera(position: position, target: target, up: up ?? Camera.defaultUp, fovYDegrees: fovYDegrees)
+            let camera = Camera(position: position, target: target, up: up ?? Camera.defaultUp, fovYDegrees: zoomedFovYDegrees)
             return Resolved(camera: camera, positionSource: "option", targetSource: "option",
                             upSource: up == nil ? "default" : "option")
         }
         let framing = framing ?? Framing(center: .zero, radius: 1, distance: 3, up: up ?? Camera.defaultUp)
-        let auto = framing.camera(azimuthDegrees: AutoFramer.defaultAzimuthDegrees,
-                                  elevationDegrees: AutoFramer.defaultElevationDegrees, fovYDegrees: fovYDegrees)
+        let auto = framing.camera(azimuthDegrees: azimuthDegrees,
+                                  elevationDegrees: elevationDegrees, fovYDegrees: zoomedFovYDegrees)
         var camera = auto
         if let position {
             camera.position = position

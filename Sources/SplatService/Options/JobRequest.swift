@@ -21,11 +21,29 @@ extension ParsedCommand {
         return load
     }
 
-    /// `--resolution`, `--camera-*`, `--background`, `--antialiased`, `--sh-degree`, `--threads`.
+    /// `--view training:K|training:auto`, checked: it needs `--cameras` and excludes a given
+    /// camera position or target.
+    public func trainingView() throws(UsageError) -> TrainingView? {
+        guard let given = text(.view) else { return nil }
+        let view = try TrainingView(parsing: given)
+        guard text(.cameras) != nil else { throw UsageError("--view \(given) needs --cameras cameras.json") }
+        if vector(.cameraPos) != nil || vector(.cameraTarget) != nil {
+            throw UsageError("--view \(given) is a whole camera; it cannot be combined with --camera-pos or --camera-target")
+        }
+        return view
+    }
+
+    /// `--resolution`, `--camera-*`, `--padding`, `--azimuth`, `--elevation`, `--distance`,
+    /// `--zoom`, `--background`, `--antialiased`, `--sh-degree`, `--threads`.
     public var viewRequest: ViewRequest {
         let size = resolution(.resolution) ?? (RenderSettings.defaultWidth, RenderSettings.defaultHeight)
         let camera = CameraRequest(position: vector(.cameraPos), target: vector(.cameraTarget), up: vector(.cameraUp),
-                                   fovYDegrees: number(.cameraFov) ?? Camera.defaultFovYDegrees)
+                                   fovYDegrees: number(.cameraFov) ?? Camera.defaultFovYDegrees,
+                                   padding: number(.padding) ?? AutoFramer.defaultPadding,
+                                   azimuthDegrees: number(.azimuth) ?? AutoFramer.defaultAzimuthDegrees,
+                                   elevationDegrees: number(.elevation) ?? AutoFramer.defaultElevationDegrees,
+                                   distanceFactor: number(.distance) ?? CameraRequest.defaultDistanceFactor,
+                                   zoom: number(.zoom) ?? CameraRequest.defaultZoom)
         let antialiased: Bool? = switch choice(.antialiased) {
         case "on": true
         case "off": false
@@ -44,10 +62,11 @@ extension ParsedCommand {
                      startAzimuthDegrees: number(.azimuth) ?? Turntable.defaultStartAzimuthDegrees)
     }
 
-    /// `--sheet-views`, `--sheet-elevations`, `--sheet-downscale`.
+    /// `--sheet-views`, `--sheet-elevations`, `--sheet-downscale`, `--sheet-columns`, `--sheet-gutter`.
     public var sheetPlan: SheetPlan {
         SheetPlan(views: integer(.sheetViews) ?? SheetPlan.defaultViews, elevationsDegrees: numbers(.sheetElevations),
-                  downscale: integer(.sheetDownscale) ?? SheetPlan.defaultDownscale)
+                  downscale: integer(.sheetDownscale) ?? SheetPlan.defaultDownscale, columns: integer(.sheetColumns),
+                  gutter: integer(.sheetGutter) ?? SheetPlan.defaultGutter)
     }
 
     /// `--animation-quality` (lossy), `--frame-ms` and `--animation-effort`.
@@ -65,6 +84,9 @@ extension ParsedCommand {
         let named = choice(.outFormat) ?? choice(.imageFormat)
         return ImageEncoding(format: named.flatMap { ImageFormat(name: $0) }, quality: number(.quality))
     }
+
+    /// `--min-coverage`: the least coverage an output may have (`CoverageGuard`).
+    public var minCoverage: Double? { number(.minCoverage) }
 
     /// `--timeout` in seconds.
     public var timeoutSeconds: Double? { number(.timeout) }

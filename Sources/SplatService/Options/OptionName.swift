@@ -61,6 +61,15 @@ public enum OptionName: String, CaseIterable, Sendable {
     case gltfScale = "gltf-scale"
     case outFormat = "out-format"
     case imageFormat = "image-format"
+    // framing and the orbit controls of a single render
+    case padding
+    case distance
+    case zoom
+    case view
+    case minCoverage = "min-coverage"
+    case sheetColumns = "sheet-columns"
+    case sheetGutter = "sheet-gutter"
+    case stats
     // splatrender worker, and the fleet's side of thumbnails (--job-file, --shard)
     case redis
     case stream

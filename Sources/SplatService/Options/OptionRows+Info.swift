@@ -12,6 +12,8 @@ extension OptionTable {
                    variants: [.thumbnails: OptionVariant(.flag, "print each input's report line (JSON Lines) on standard output instead of a summary line")]),
         OptionSpec(.bounds, .flag, for: [.info],
                    "also decode the scene and report the bounds of the stored positions"),
+        OptionSpec(.stats, .flag, for: [.info],
+                   "also decode the scene and report its statistics: per-attribute min/max/mean/std and non-finite counts, stored and effective SH degree, opacity and scale percentiles, robust box, overdraw, file and decoded size"),
         // convert
         OptionSpec(.toFrame, .frame, for: [.convert],
                    "convert the values to FRAME before writing; default: the output format's convention (PLY: RDF, so PLY viewers show it upright; SPZ: RUB, recorded in the file), converted from the source's frame decision (--source-frame, the file's declaration, --up / training cameras / the up estimate, the format's convention)"),

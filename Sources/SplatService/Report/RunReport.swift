@@ -11,7 +11,7 @@ import SplatRender
 /// `command`, `index` (batches only), `id` (fleet jobs only), `input`, `status` ("ok" or the error kind), `message`,
 /// `exit_code` (when the caller sets one), `error`, the header facts `format` `version` `count`
 /// `sh_degree` `model` `declared_frame` `conventional_frame`, `camera_hints`, `decoded_count`,
-/// `ceiling`, `frame_decision`, `camera`, `orbit`, `sheet`, `render_stats`, `outputs`, `warnings`,
+/// `ceiling`, `frame_decision`, `camera`, `orbit`, `sheet`, `render_stats`, `framing_extent`, `outputs`, `warnings`,
 /// `timings_ms` (per stage plus `total`), `stages_ms` (decode, frame, render, encode),
 /// `peak_rss_bytes` (process-wide).
 public struct RunReport: Sendable, Encodable {
@@ -100,6 +100,9 @@ public struct RunReport: Sendable, Encodable {
     /// The contact sheet's views, when one was made.
     public var sheet: JSONValue?
     public var renderStats: RenderSummary?
+    /// Which splats framed the views: `robust`, or `all_splats` after the blank-frame guard's
+    /// retry (`CoverageGuard`); nil when nothing was framed automatically.
+    public var framingExtent: AutoFramer.Extent?
     public var outputs: [OutputRecord] = []
     public var warnings: [String] = []
     public var timings = StageTimings()
@@ -178,6 +181,7 @@ public struct RunReport: Sendable, Encodable {
             ("orbit", orbit?.json ?? .null),
             ("sheet", sheet ?? .null),
             ("render_stats", renderStats?.json ?? .null),
+            ("framing_extent", .optional(framingExtent) { .string($0.rawValue) }),
             ("outputs", .array(outputs.map(\.json))),
             ("warnings", .array(warnings.map { .string($0) })),
         ]
