@@ -43,6 +43,41 @@ final class CommandContext {
         return .memory(bytes)
     }
 
+    /// A one-scene command's input and load options, or the exit status once the failure is
+    /// reported (the input cannot be read, or the report would overwrite it).
+    enum SceneOpening {
+        case opened(SceneInput, LoadOptions)
+        case failed(Int32)
+
+        var status: Int32 { if case .failed(let status) = self { status } else { 0 } }
+    }
+
+    func openScene(_ path: String) -> SceneOpening {
+        let input: SceneInput
+        let load: LoadOptions
+        do throws(SplatError) {
+            load = try loadOptions()
+            input = try sceneInput(path)
+        } catch {
+            return .failed(failInput(error))
+        }
+        if let refused = checkReportPath(input: input) { return .failed(refused) }
+        return .opened(input, load)
+    }
+
+    /// Runs a scene job as the command line does: its memory budget and coverage floor, the
+    /// image encoding, and the progress display (cleared when the job ends).
+    func run(_ job: SceneJob, encoding: ImageEncoding) -> JobOutcome {
+        var job = job
+        job.memoryBudget = parsed.memoryBudget
+        job.minCoverage = parsed.minCoverage
+        job.encoding = encoding
+        let progress = ProgressPrinter(self)
+        let outcome = job.run(progress: progress.handler)
+        progress.clear()
+        return outcome
+    }
+
     /// The load options of the command line, with `--cameras` read.
     func loadOptions() throws(SplatError) -> LoadOptions {
         var load = parsed.loadOptions

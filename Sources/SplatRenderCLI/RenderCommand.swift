@@ -30,24 +30,12 @@ enum RenderCommand {
         do throws(UsageError) { view.camera.trainingView = try parsed.trainingView() } catch {
             return context.usage(error.message)
         }
-        let input: SceneInput
-        let load: LoadOptions
-        do throws(SplatError) {
-            load = try context.loadOptions()
-            input = try context.sceneInput(parsed.positionals[0])
-        } catch {
-            return context.failInput(error)
-        }
-        if let refused = context.checkReportPath(input: input) { return refused }
-        var job = SceneJob(command: "render", input: input, load: load, view: view,
+        let opening = context.openScene(parsed.positionals[0])
+        guard case .opened(let input, let load) = opening else { return opening.status }
+        let job = SceneJob(command: "render", input: input, load: load, view: view,
                            image: outPath == "-" ? .caller : .file(outPath), timeoutSeconds: parsed.timeoutSeconds,
                            cancellation: context.cancellation)
-        job.memoryBudget = parsed.memoryBudget
-        job.minCoverage = parsed.minCoverage
-        job.encoding = encoding
-        let progress = ProgressPrinter(context)
-        let outcome = job.run(progress: progress.handler)
-        progress.clear()
+        let outcome = context.run(job, encoding: encoding)
         var report = outcome.report
         if report.succeeded, outPath == "-", let png = outcome.imageBytes {
             let written = report.time(.write) { context.stdout.write(png) }

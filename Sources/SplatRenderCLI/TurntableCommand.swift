@@ -14,27 +14,15 @@ enum TurntableCommand {
         if [framesDirectory, sheet, animation].contains("-") {
             return context.usage("turntable writes files; standard output (-) is only for render --out")
         }
-        let input: SceneInput
-        let load: LoadOptions
-        do throws(SplatError) {
-            load = try context.loadOptions()
-            input = try context.sceneInput(parsed.positionals[0])
-        } catch {
-            return context.failInput(error)
-        }
-        if let refused = context.checkReportPath(input: input) { return refused }
-        var job = SceneJob(command: CommandName.turntable.rawValue, input: input,
+        let opening = context.openScene(parsed.positionals[0])
+        guard case .opened(let input, let load) = opening else { return opening.status }
+        let job = SceneJob(command: CommandName.turntable.rawValue, input: input,
                            load: load, view: parsed.viewRequest, orbit: parsed.orbitOptions,
                            framesDirectory: framesDirectory,
                            sheet: sheet.map { SheetOutput(path: $0, plan: parsed.sheetPlan) },
                            animation: animation.map { AnimationOutput(path: $0, options: parsed.animationOptions) },
                            timeoutSeconds: parsed.timeoutSeconds, cancellation: context.cancellation)
-        job.memoryBudget = parsed.memoryBudget
-        job.minCoverage = parsed.minCoverage
-        job.encoding = parsed.imageEncoding
-        let progress = ProgressPrinter(context)
-        let outcome = job.run(progress: progress.handler)
-        progress.clear()
+        let outcome = context.run(job, encoding: parsed.imageEncoding)
         var report = outcome.report
         if report.succeeded { describe(report, context: context) }
         return context.finish(&report)
