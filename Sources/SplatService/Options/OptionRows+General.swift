@@ -24,7 +24,7 @@ extension OptionTable {
                    for: [.render, .turntable, .thumbnails, .convert, .info],
                    "which stored axis is up when the file declares no frame: auto (training cameras, else a confident estimate from the splats — ground, surface normals, extents — else the format's convention), convention, or an axis (+y, -z, …; overrides a declared frame too); only proper rotations, never a mirror"),
         OptionSpec(.cameras, .text, placeholder: "cameras.json", for: [.render, .turntable, .convert, .info],
-                   "the training cameras (INRIA 3DGS cameras.json, stored frame): their up outranks the estimate; render --view training:K shows one"),
+                   "the training cameras (INRIA 3DGS cameras.json, stored frame): their up outranks the estimate, and render shows one with --view=training:K"),
         OptionSpec(.gltfScale, .choice(["auto", "linear", "log"]), default: "auto", for: decoding,
                    "how a glTF's SCALE accessor is read: auto (the extension's rule, log for early drafts that say so), linear or log"),
         OptionSpec(.flip, .flag, for: decoding,
