@@ -33,12 +33,12 @@ struct DecodeInput {
 }
 
 /// Decode time per format, each beside its floor measured in the same run on the same bytes:
-/// raw zstd (SPZ v4), raw libdeflate (SPZ v3), raw libwebp (SOG images), parallel memcpy of the
-/// file's bytes (PLY) into fresh and into touched memory, and for every format the fill of the
+/// raw zstd (SPZ v4), raw libdeflate (SPZ v3), raw libwebp (SOG images), the file's bytes read
+/// and copied into fresh and into touched memory (PLY), and for every format the fill of the
 /// decoded size into fresh memory (`fresh_fill`): a new scene's page faults, which no codec
 /// baseline pays but every decoder does. Every timed run starts from the path, as the CLI does:
-/// open, map (the file is in the page cache after the warm-up) and decode, including the
-/// non-finite filter of `SplatFile`; baselines map the file inside their timed region too.
+/// open, read (the file is in the page cache after the warm-up) and decode, including the
+/// non-finite filter of `SplatFile`; baselines read the file inside their timed region too.
 struct DecodeSuite {
     let stopwatch: Stopwatch
     let report: Report
@@ -144,9 +144,11 @@ struct DecodeSuite {
     }
 
     /// PLY is a byte copy with a transpose, so its floor is a copy of the same bytes; which
-    /// memory it lands in decides the result, so three floors are reported: fresh 4 KiB pages
-    /// (a plain large allocation), fresh memory advised for huge pages (what `SplatScene`
-    /// allocates, so the decode figure's baseline), and memory already touched (no faults).
+    /// memory it lands in decides the result, so the floors are: the file read straight into
+    /// fresh memory advised for huge pages with `pread` (what the decoder does: it reads the rows
+    /// in slices and writes a fresh scene of about the file's size, so this is the decode
+    /// figure's baseline), and the file read whole and then copied into fresh 4 KiB pages, fresh
+    /// huge pages and memory already touched (no faults).
     private func measurePLY(_ input: DecodeInput, decode: Sample, fileBytes: Int, label: String,
                             details: [(String, JSONScalar)]) throws {
         func copy(into destination: @escaping () -> FreshBuffer) throws -> Sample {
@@ -157,34 +159,40 @@ struct DecodeSuite {
                 return [file, out]
             }
         }
+        let read = try stopwatch.measure { () throws -> FreshBuffer in
+            let out = FreshBuffer(fileBytes, hugePages: true)
+            try RawBaselines.parallelRead(input.path, into: out)
+            return out
+        }
         let fresh = try copy { FreshBuffer(fileBytes, hugePages: false) }
         let freshHuge = try copy { FreshBuffer(fileBytes, hugePages: true) }
         let target = FreshBuffer.touched(fileBytes)
         let touched = try copy { target }
-        let names = ["memcpy_fresh", "memcpy_fresh_thp", "memcpy_touched"].map { "baseline.\($0).\(input.key)" }
-        let what = ["file bytes into fresh memory (4 KiB page faults)", "file bytes into fresh memory with huge pages advised",
-                    "file bytes into memory already touched (no page faults)"]
-        for (i, sample) in [fresh, freshHuge, touched].enumerated() {
+        let names = ["pread_fresh_thp", "memcpy_fresh", "memcpy_fresh_thp", "memcpy_touched"].map { "baseline.\($0).\(input.key)" }
+        let what = ["the file read with pread straight into fresh memory with huge pages advised",
+                    "file read whole, then copied into fresh memory (4 KiB page faults)",
+                    "file read whole, then copied into fresh memory with huge pages advised",
+                    "file read whole, then copied into memory already touched (no page faults)"]
+        for (i, sample) in [read, fresh, freshHuge, touched].enumerated() {
             report.add(Figure(suite: "decode", name: names[i], unit: "ms", sample: sample, note: what[i], details: details))
         }
-        // The scene's slab is advised for huge pages, so the huge-page copy is its floor.
         report.add(Figure(suite: "decode", name: input.figure, unit: "ms", sample: decode,
-                          baseline: .init(figure: names[1], value: freshHuge.median), note: label, details: details))
+                          baseline: .init(figure: names[0], value: read.median), note: label, details: details))
 
         // Throughput over the file size; min and max swap places when times become rates.
         let gigabytes = Double(fileBytes) / 1e9
         let rate = decode.map { gigabytes / ($0 / 1000) }
-        let floors = [fresh, freshHuge, touched].map { gigabytes / ($0.median / 1000) }
+        let floors = [read, fresh, freshHuge, touched].map { gigabytes / ($0.median / 1000) }
         var throughput = Figure(suite: "decode", name: input.figure + ".throughput", unit: "GB/s", sample: rate,
-                                baseline: .init(figure: names[1], value: floors[1]),
-                                note: String(format: "memcpy of the same bytes: %.2f GB/s into fresh memory, %.2f with huge pages, %.2f into touched memory",
-                                             floors[0], floors[1], floors[2]),
+                                baseline: .init(figure: names[0], value: floors[0]),
+                                note: String(format: "pread into fresh memory: %.2f GB/s; read whole then copied: %.2f GB/s into fresh memory, %.2f with huge pages, %.2f into touched memory",
+                                             floors[0], floors[1], floors[2], floors[3]),
                                 details: details)
         if input.isStress {
-            let met = rate.median >= 1.5
-            throughput.target = .init(text: "≥ 1.5 GB/s from page cache", met: met)
-            if !met, floors[1] < 1.5 {
-                throughput.note! += "; the first-touch page faults of the fresh output cap even a plain copy below 1.5 GB/s"
+            let met = rate.median >= 3
+            throughput.target = .init(text: "≥ 3 GB/s from page cache", met: met)
+            if !met, floors[0] < 3 {
+                throughput.note! += "; reading the file once into fresh memory is itself below 3 GB/s on this machine now"
             }
         }
         report.add(throughput)

@@ -77,6 +77,17 @@ enum RawBaselines {
 
     /// Copies `source` into `destination` on all cores in 4 MiB chunks (a decoder's output is
     /// written by every core, so its floor is too).
+    /// Reads the file at `path` into `destination` with `pread` in 1 MiB slices on all cores,
+    /// each slice at its own offset: the file read once into fresh memory, the floor of a decoder
+    /// that reads its input without mapping it and writes a scene about the file's size.
+    static func parallelRead(_ path: String, into destination: FreshBuffer) throws {
+        let file = try RegularFile(path: path, maxBytes: Int.max)
+        let count = min(file.size, destination.size)
+        try Parallel.forEachChunkOnWorkers(count: count, chunkSize: 1 << 20) { (_, _, range) throws(SplatError) in
+            try file.read(into: destination.base + range.lowerBound, count: range.count, at: range.lowerBound)
+        }
+    }
+
     static func parallelCopy(_ source: UnsafeRawBufferPointer, into destination: FreshBuffer) {
         let count = min(source.count, destination.size)
         guard count > 0, let from = source.baseAddress else { return }

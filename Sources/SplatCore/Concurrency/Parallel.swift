@@ -34,12 +34,27 @@ public enum Parallel {
     @discardableResult
     public static func forEach(iterations: Int, threads: Int? = nil, cancellation: CancellationToken? = nil,
                                _ body: (Int) -> Void) -> Bool {
+        forEachOnWorkers(iterations: iterations, threads: threads, cancellation: cancellation) { _, i in body(i) }
+    }
+
+    /// How many workers `forEach` runs for `iterations` indices with `threads`: the size of a
+    /// per-worker scratch table.
+    public static func workerCount(iterations: Int, threads: Int? = nil) -> Int {
+        min(max(1, iterations), max(1, threads ?? processorCount))
+    }
+
+    /// `forEach` that also tells `body` which worker (`0..<workerCount`) runs the index, so each
+    /// worker can reuse its own scratch buffer. Which worker gets which index depends on timing:
+    /// scratch must never carry results from one index to the next.
+    @discardableResult
+    public static func forEachOnWorkers(iterations: Int, threads: Int? = nil, cancellation: CancellationToken? = nil,
+                                        _ body: (_ worker: Int, _ index: Int) -> Void) -> Bool {
         guard iterations > 0 else { return true }
-        let workers = min(iterations, max(1, threads ?? processorCount))
+        let workers = workerCount(iterations: iterations, threads: threads)
         if workers == 1 {
             for i in 0..<iterations {
                 if let cancellation, cancellation.isCancelled { return false }
-                body(i)
+                body(0, i)
             }
             return true
         }
@@ -47,7 +62,7 @@ public enum Parallel {
         let stopped = Atomic<Bool>(false)
         withoutActuallyEscaping(body) { body in
             let box = UnsafeSendableBox(body)
-            DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
                 while true {
                     if let cancellation, cancellation.isCancelled {
                         stopped.store(true, ordering: .relaxed)
@@ -55,7 +70,7 @@ public enum Parallel {
                     }
                     let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
                     if i >= iterations { break }
-                    box.value(i)
+                    box.value(worker, i)
                 }
             }
         }
@@ -94,4 +109,31 @@ extension Parallel {
 struct UnsafeSendableBox<T>: @unchecked Sendable {
     let value: T
     init(_ value: T) { self.value = value }
+}
+
+extension Parallel {
+    /// `forEachChunk` for bodies that can fail, with the worker index (see `forEachOnWorkers`).
+    /// Throws the error of the lowest failing chunk, so the reported error does not depend on
+    /// timing; chunks after a failure still run (they are independent) but their results must
+    /// not be used. A `cancellation` token that stops the work ends it with the token's error.
+    public static func forEachChunkOnWorkers(count: Int, chunkSize: Int, threads: Int? = nil,
+                                             cancellation: CancellationToken? = nil,
+                                             _ body: (_ worker: Int, _ chunk: Int, _ range: Range<Int>) throws(SplatError) -> Void) throws(SplatError) {
+        guard count > 0 else { return }
+        let size = max(1, chunkSize)
+        let chunks = (count + size - 1) / size
+        let firstFailure = Mutex<(chunk: Int, error: SplatError)?>(nil)
+        let completed = forEachOnWorkers(iterations: chunks, threads: threads, cancellation: cancellation) { worker, c in
+            let start = c * size
+            do throws(SplatError) {
+                try body(worker, c, start..<min(count, start + size))
+            } catch {
+                firstFailure.withLock { first in
+                    if first == nil || c < first!.chunk { first = (c, error) }
+                }
+            }
+        }
+        if !completed, let cancellation { try cancellation.check("while work was split over cores") }
+        if let failure = firstFailure.withLock({ $0 }) { throw failure.error }
+    }
 }

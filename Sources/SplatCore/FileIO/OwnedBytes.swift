@@ -2,10 +2,9 @@
 import Glibc
 #endif
 
-/// Bytes in memory this process owns. Inputs are read into one of these instead of being
-/// memory-mapped: a mapped file that another process truncates turns the next access into
-/// SIGBUS, which no error handling can catch, while a short `pread` is an ordinary `truncated`
-/// error for that input alone.
+/// Bytes in memory this process owns. Inputs are read into one of these (or in slices, through
+/// `RegularFile`) instead of being memory-mapped, so a file that shrinks under us is an error,
+/// not a SIGBUS.
 public final class OwnedBytes: @unchecked Sendable {
     public private(set) var base: UnsafeMutableRawPointer
     public private(set) var count: Int
@@ -27,7 +26,15 @@ public final class OwnedBytes: @unchecked Sendable {
 
     deinit { free(base) }
 
+    /// The bytes, valid only while this object is alive: a caller that does not hold it for
+    /// longer than the use (a temporary) must use `withBytes`.
     public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+    /// Runs `body` on the bytes, keeping this object alive until it returns.
+    public func withBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        defer { withExtendedLifetime(self) {} }
+        return try body(bytes)
+    }
 
     /// Grows the buffer to hold at least `needed` bytes, keeping its contents. `realloc` of a
     /// large block moves pages rather than copying them, so a stream read in growing steps is
@@ -44,34 +51,11 @@ public final class OwnedBytes: @unchecked Sendable {
 }
 
 extension FileIO {
-    /// Reads the regular file at `path` (a link is followed) into owned memory, refusing before
-    /// any allocation what must not be read: a folder, a FIFO, a device or a socket (`io`, "not a
-    /// regular file" — opening is non-blocking, so a FIFO without a writer does not hang), and a
-    /// file over `maxBytes` (`too_large`). Large files are read by all cores in parallel slices.
-    /// A file that shrinks while it is read ends in `truncated`.
+    /// Reads the regular file at `path` (a link is followed) into owned memory; see
+    /// `RegularFile` for what is refused before any allocation. A file that shrinks while it is
+    /// read ends in `truncated`.
     public static func readRegularFile(_ path: String, maxBytes: Int, threads: Int? = nil) throws(SplatError) -> OwnedBytes {
-        let fd = try open(path, O_RDONLY | O_NONBLOCK)
-        defer { close(fd) }
-        let status = try status(of: fd, path: path)
-        try requireRegular(status, path: path)
-        guard status.size <= maxBytes else {
-            throw SplatError(.tooLarge, "the file is \(status.size) bytes; the input limit is \(maxBytes) (--max-input-bytes)", file: path)
-        }
-        let buffer = OwnedBytes(count: status.size)
-        let slice = 16 << 20
-        if status.size <= slice {
-            try read(fd, into: buffer.base, count: status.size, at: 0, path: path)
-            return buffer
-        }
-        // Slices land in their own part of the buffer, so the result never depends on the thread
-        // count; the error reported is that of the lowest failing slice.
-        let slices = (status.size + slice - 1) / slice
-        _ = try Parallel.map(slices, threads: threads, cancellation: CancellationToken.current) { (k: Int) throws(SplatError) -> Bool in
-            let start = k * slice
-            try read(fd, into: buffer.base + start, count: min(slice, status.size - start), at: start, path: path)
-            return true
-        }
-        return buffer
+        try RegularFile(path: path, maxBytes: maxBytes).readAll(threads: threads)
     }
 
     /// Throws `io` "not a regular file" unless `status` is a regular file.

@@ -28,9 +28,11 @@ public enum NonFiniteFilter {
         return removed
     }
 
-    /// True when no value in the chunk breaks the rule (may be false for a chunk that is clean
-    /// only because of an allowed infinity, which the per-splat walk then accepts).
-    private static func chunkIsClean(_ s: SplatScene, _ range: Range<Int>) -> Bool {
+    /// True when no value of splats `range` breaks the rule (may be false for splats that are
+    /// clean only because of an allowed infinity, which the per-splat walk then accepts). A
+    /// decoder that runs this on each chunk while it is still in cache can spare the scene the
+    /// filter's own pass over memory (`formats.md` 8.4 is then already proven).
+    public static func chunkIsClean(_ s: SplatScene, _ range: Range<Int>) -> Bool {
         // x − x is 0 for finite x and NaN for ±∞ and NaN; NaN poisons the sum.
         func finiteSum(_ p: UnsafeMutablePointer<Float>, _ lo: Int, _ hi: Int) -> Bool {
             var acc = SIMD16<Float>(repeating: 0)

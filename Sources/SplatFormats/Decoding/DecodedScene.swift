@@ -4,6 +4,9 @@ import SplatCore
 public struct DecodedScene: Sendable {
     public let scene: SplatScene
     public let header: SceneHeader
+    /// Set by a decoder that proved every value finite while decoding (`NonFiniteFilter.chunkIsClean`
+    /// per chunk), so `SplatFile` need not scan the scene again.
+    var valuesProvenFinite = false
 
     public init(scene: SplatScene, header: SceneHeader) {
         self.scene = scene

@@ -8,6 +8,10 @@ public enum FormatSniffer {
         public var warnings: [String]
     }
 
+    /// Bytes of a file's start that detection looks at (callers pass this many, fewer for a
+    /// shorter file).
+    public static let windowBytes = 4096
+
     /// `prefix` should hold at least the first 64 bytes of the file (fewer for tiny files).
     /// `name` is the file or path name, used for `.splat` and `meta.json`.
     public static func detect(prefix: UnsafeRawBufferPointer, name: String?) throws(SplatError) -> Result {

@@ -59,7 +59,7 @@ public final class InputBytes: @unchecked Sendable {
         guard bytes.count <= limits.inputByteLimit else {
             throw SplatError(.tooLarge, "the stream is longer than the input limit of \(limits.inputByteLimit) bytes (--max-input-bytes)", file: name)
         }
-        try sniff(UnsafeRawBufferPointer(rebasing: bytes.prefix(4096)), name: name, format: format)
+        try sniff(UnsafeRawBufferPointer(rebasing: bytes.prefix(FormatSniffer.windowBytes)), name: name, format: format)
     }
 
     private static func sniff(_ first: UnsafeRawBufferPointer, name: String, format: SplatFormat?) throws(SplatError) {

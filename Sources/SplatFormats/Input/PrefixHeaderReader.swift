@@ -21,7 +21,7 @@ public enum PrefixHeaderReader {
 
     /// Bytes of an input at least looked at before the format is sniffed (the sniffer's window),
     /// unless the whole input is shorter.
-    public static let sniffBytes = 4096
+    public static let sniffBytes = FormatSniffer.windowBytes
     /// Past this many bytes without a header, stop trying (headers of every format here are far
     /// shorter; `end_header` of a PLY must come within `DecodeLimits.maxPlyHeaderBytes`).
     public static let giveUpBytes = 1 << 20

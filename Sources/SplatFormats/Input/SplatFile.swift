@@ -13,8 +13,16 @@ public enum SplatFile {
         if let meta = sogMetaPath(path) {
             return try SOGDecoder.readHeader(.directory(metaPath: meta), limits: limits)
         }
-        let input = try InputBytes(path: path, limits: limits)
-        return try readHeader(input, format: format, limits: limits, folder: folder(of: path))
+        let file = try RegularFile(path: path, maxBytes: limits.inputByteLimit)
+        let detected = try detect(file, format: format)
+        if detected.format == .ply || detected.format == .compressedPLY {
+            // A PLY header is all at the start: the body is never read for it.
+            var header = try PLYDecoder.readHeader(file, limits: limits)
+            header.warnings = detected.warnings + header.warnings
+            return header
+        }
+        let input = InputBytes(owning: try file.readAll(), name: path)
+        return try readHeader(input, detected: detected, limits: limits, folder: folder(of: path))
     }
 
     /// Decodes the whole scene at `path` (see `readHeader(path:)` for the accepted paths).
@@ -25,29 +33,36 @@ public enum SplatFile {
             let decoded = try underCancellation { () throws(SplatError) in
                 try SOGDecoder.decode(.directory(metaPath: meta), limits: limits)
             }
-            return try finish(decoded, limits: limits, name: path)
+            return try finish(adding: [], to: decoded, limits: limits, name: path)
         }
-        let input = try InputBytes(path: path, limits: limits)
-        return try decode(input, format: format, limits: limits, folder: folder(of: path), gltf: gltf)
+        let file = try RegularFile(path: path, maxBytes: limits.inputByteLimit)
+        let detected = try detect(file, format: format)
+        if detected.format == .ply {
+            // Binary PLY rows are read in slices straight into the scene, never held whole.
+            let streamed = try underCancellation { () throws(SplatError) in try PLYDecoder.decode(file, limits: limits) }
+            if let streamed { return try finish(adding: detected.warnings, to: streamed, limits: limits, name: path) }
+        }
+        let input = InputBytes(owning: try file.readAll(), name: path)
+        return try decode(input, detected: detected, limits: limits, folder: folder(of: path), gltf: gltf)
     }
 
     /// Reads the header of bytes already in memory. A glTF among them cannot name buffers in
     /// files beside it (there is no folder to look in): such a URI is `bad_meta`.
     public static func readHeader(_ input: InputBytes, format: SplatFormat? = nil,
                                   limits: DecodeLimits = DecodeLimits()) throws(SplatError) -> SceneHeader {
-        try readHeader(input, format: format, limits: limits, folder: nil)
+        try readHeader(input, detected: try detect(input, format: format), limits: limits, folder: nil)
     }
 
     /// Decodes bytes already in memory (see `readHeader(_:)` about glTF buffer files).
     public static func decode(_ input: InputBytes, format: SplatFormat? = nil, limits: DecodeLimits = DecodeLimits(),
                               gltf: GLTFDecoder.Options = GLTFDecoder.Options()) throws(SplatError) -> DecodedScene {
-        try decode(input, format: format, limits: limits, folder: nil, gltf: gltf)
+        try decode(input, detected: try detect(input, format: format), limits: limits, folder: nil, gltf: gltf)
     }
 
     /// `folder`: where a glTF's relative buffer URIs resolve, nil for bytes without a file.
-    private static func readHeader(_ input: InputBytes, format: SplatFormat?, limits: DecodeLimits,
+    private static func readHeader(_ input: InputBytes, detected: (format: SplatFormat, warnings: [String]), limits: DecodeLimits,
                                    folder: String?) throws(SplatError) -> SceneHeader {
-        let (fmt, warnings) = try detect(input, format: format)
+        let (fmt, warnings) = detected
         let bytes = input.bytes, file = input.name
         var header: SceneHeader
         switch fmt {
@@ -63,9 +78,9 @@ public enum SplatFile {
         return header
     }
 
-    private static func decode(_ input: InputBytes, format: SplatFormat?, limits: DecodeLimits,
+    private static func decode(_ input: InputBytes, detected: (format: SplatFormat, warnings: [String]), limits: DecodeLimits,
                                folder: String?, gltf: GLTFDecoder.Options) throws(SplatError) -> DecodedScene {
-        let (fmt, warnings) = try detect(input, format: format)
+        let (fmt, warnings) = detected
         let bytes = input.bytes, file = input.name
         var decoded = try underCancellation { () throws(SplatError) -> DecodedScene in
             switch fmt {
@@ -78,18 +93,26 @@ public enum SplatFile {
             case .ksplat: try KSplatDecoder.decode(bytes, file: file, limits: limits)
             }
         }
+        return try finish(adding: warnings, to: decoded, limits: limits, name: file)
+    }
+
+    /// Puts the detection's `warnings` first in the scene's and the header's, then applies the
+    /// non-finite rule.
+    private static func finish(adding warnings: [String], to decoded: DecodedScene, limits: DecodeLimits,
+                               name: String) throws(SplatError) -> DecodedScene {
+        var decoded = decoded
         if !warnings.isEmpty {
             decoded.scene.warnings = warnings + decoded.scene.warnings
             var header = decoded.header
             header.warnings = warnings + header.warnings
+            let proven = decoded.valuesProvenFinite
             decoded = DecodedScene(scene: decoded.scene, header: header)
+            decoded.valuesProvenFinite = proven
         }
-        return try finish(decoded, limits: limits, name: file)
-    }
-
-    private static func finish(_ decoded: DecodedScene, limits: DecodeLimits, name: String) throws(SplatError) -> DecodedScene {
         try CancellationToken.checkCurrent("while decoding")
-        try NonFiniteFilter.apply(to: decoded.scene, strict: limits.strict, file: name)
+        if !decoded.valuesProvenFinite {
+            try NonFiniteFilter.apply(to: decoded.scene, strict: limits.strict, file: name)
+        }
         try CancellationToken.checkCurrent("while filtering non-finite splats")
         return decoded
     }
@@ -108,10 +131,18 @@ public enum SplatFile {
         }
     }
 
-    private static func detect(_ input: InputBytes, format: SplatFormat?) throws(SplatError) -> (SplatFormat, [String]) {
+    private static func detect(_ input: InputBytes, format: SplatFormat?) throws(SplatError) -> (format: SplatFormat, warnings: [String]) {
         if let format { return (format, []) }
-        let prefix = UnsafeRawBufferPointer(rebasing: input.bytes[0..<min(input.bytes.count, 4096)])
+        let prefix = UnsafeRawBufferPointer(rebasing: input.bytes[0..<min(input.bytes.count, FormatSniffer.windowBytes)])
         let r = try FormatSniffer.detect(prefix: prefix, name: input.name)
+        return (r.format, r.warnings)
+    }
+
+    private static func detect(_ file: RegularFile, format: SplatFormat?) throws(SplatError) -> (format: SplatFormat, warnings: [String]) {
+        if let format { return (format, []) }
+        let r = try file.readPrefix(FormatSniffer.windowBytes).withBytes { (prefix) throws(SplatError) in
+            try FormatSniffer.detect(prefix: prefix, name: file.path)
+        }
         return (r.format, r.warnings)
     }
 

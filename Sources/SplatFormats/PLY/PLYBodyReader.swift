@@ -40,6 +40,15 @@ enum PLYBodyReader {
     /// size). Elements with lists are skipped row by row.
     static func binaryElementOffset(_ header: PLYHeader, target: Int, bytes: UnsafeRawBufferPointer,
                                     file: String?) throws(SplatError) -> Int {
+        // With the bytes at hand every element can be skipped, so there is always an answer.
+        try binaryElementOffset(header, target: target, byteCount: bytes.count, bytes: bytes, file: file)!
+    }
+
+    /// The same offset for a body of `byteCount` bytes that is not in memory (a file read in
+    /// slices): nil when an element before `target` has lists, whose rows must be read to be
+    /// skipped (`bytes` nil). The checks and errors are those of the in-memory form.
+    static func binaryElementOffset(_ header: PLYHeader, target: Int, byteCount: Int, bytes: UnsafeRawBufferPointer?,
+                                    file: String?) throws(SplatError) -> Int? {
         let bigEndian = header.format == .binaryBigEndian
         var offset = header.bodyOffset
         for e in 0...target {
@@ -49,13 +58,14 @@ enum PLYBodyReader {
                     throw SplatError(.tooLarge, "element \(element.name): \(element.count) rows of \(rowSize) bytes overflow a 64-bit size",
                                      file: file, offset: offset, field: "element \(element.name)")
                 }
-                let left = bytes.count - offset
+                let left = byteCount - offset
                 guard need <= left else {
                     throw SplatError(.truncated, "element \(element.name) needs \(need) bytes, \(left) left",
                                      file: file, offset: offset, field: "element \(element.name)")
                 }
                 if e < target { offset += need }
             } else if e < target {
+                guard let bytes else { return nil }
                 offset = try skipListRows(element, from: offset, bytes: bytes, bigEndian: bigEndian, file: file)
             }
         }

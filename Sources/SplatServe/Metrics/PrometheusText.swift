@@ -13,26 +13,14 @@ enum PrometheusText {
         return letter(first) && name.utf8.allSatisfy { letter($0) || ($0 >= 48 && $0 <= 57) }
     }
 
-    /// `# HELP` text: backslash and line feed are escaped.
-    static func escapeHelp(_ text: String) -> String {
+    /// Text escaped as the exposition format asks: backslash and line feed always, and the
+    /// double quote too inside a label value (`quotes`), not in `# HELP` text.
+    static func escape(_ text: String, quotes: Bool) -> String {
         var out = ""
         for c in text.unicodeScalars {
             switch c {
             case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
-    }
-
-    /// A label value: backslash, double quote and line feed are escaped.
-    static func escapeLabelValue(_ text: String) -> String {
-        var out = ""
-        for c in text.unicodeScalars {
-            switch c {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
+            case "\"" where quotes: out += "\\\""
             case "\n": out += "\\n"
             default: out.unicodeScalars.append(c)
             }
@@ -51,7 +39,7 @@ enum PrometheusText {
 
     /// `# HELP` and `# TYPE` lines of a family.
     static func header(name: String, help: String, type: String, into out: inout String) {
-        out += "# HELP \(name) \(escapeHelp(help))\n# TYPE \(name) \(type)\n"
+        out += "# HELP \(name) \(escape(help, quotes: false))\n# TYPE \(name) \(type)\n"
     }
 
     /// One sample line, `name{a="x",b="y"} value`.
@@ -61,7 +49,7 @@ enum PrometheusText {
             out += "{"
             for (i, (key, value)) in labels.enumerated() {
                 if i > 0 { out += "," }
-                out += key + "=\"" + escapeLabelValue(value) + "\""
+                out += key + "=\"" + escape(value, quotes: true) + "\""
             }
             out += "}"
         }
