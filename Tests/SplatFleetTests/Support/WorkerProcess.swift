@@ -10,21 +10,19 @@ final class WorkerProcess: @unchecked Sendable {
     static var binary: String { builtExecutable("splatrender") }
 
     let name: String
-    let process: ChildProcess
-    let logFile: URL
+    private let child: LoggedProcess
+    var process: ChildProcess { child.process }
 
     /// Starts a worker and waits (up to 20 s) until it reads the stream. `environment` adds
     /// `SPLATRENDER_*` settings; the process gets no proxy settings (tests talk to 127.0.0.1).
     init(_ server: RedisServerProcess, name: String, lease: Double = 2, concurrency: Int = 1, maxAttempts: Int = 3,
          arguments: [String] = [], environment: [String: String] = [:]) throws {
         self.name = name
-        logFile = FileManager.default.temporaryDirectory.appendingPathComponent("splatrender-worker-\(name)-\(UUID().uuidString).log")
         let all = ["worker", "--redis", server.urlText, "--consumer", name, "--lease", String(lease),
                    "--concurrency", String(concurrency), "--max-attempts", String(maxAttempts),
                    "--stream", TestKeys.stream, "--group", TestKeys.group, "--results", TestKeys.results,
                    "--dead", TestKeys.dead] + arguments
-        process = try ChildProcess(Self.binary, all, environment: ["PATH": "/usr/bin:/bin"].merging(environment) { $1 },
-                                     standardError: logFile.path)
+        child = try LoggedProcess(Self.binary, all, environment: environment, logName: "worker-\(name)")
         guard eventually(timeout: .seconds(20), { log.contains("worker \(name): reading ") || !process.isRunning }),
               process.isRunning else {
             throw SplatError(.io, "worker \(name) did not start: \(log)")
@@ -32,19 +30,11 @@ final class WorkerProcess: @unchecked Sendable {
     }
 
     /// What the worker logged so far.
-    var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
+    var log: String { child.log }
 
     /// SIGTERM and a bounded wait; the exit code (nil when it had to be killed).
     @discardableResult
-    func stop(timeout: Duration = .seconds(30)) -> Int32? {
-        process.stop(timeout: timeout)
-        return process.exitCode
-    }
-
-    deinit {
-        process.stop(timeout: .seconds(5))
-        try? FileManager.default.removeItem(at: logFile)
-    }
+    func stop(timeout: Duration = .seconds(30)) -> Int32? { child.stop(timeout: timeout) }
 }
 
 extension RedisClient {

@@ -9,22 +9,21 @@ final class ServeProcess: @unchecked Sendable {
     // @unchecked: driven from the test's thread; requests from other threads only read `port`.
     static var binary: String { builtExecutable("splatrender") }
 
-    let process: ChildProcess
+    private let child: LoggedProcess
+    var process: ChildProcess { child.process }
     let port: Int
-    let logFile: URL
 
     /// Starts `splatrender serve` with `arguments` (after `--listen 127.0.0.1:0` unless
     /// `listen` is false) and `environment` beside PATH; waits up to 30 s for it to listen.
     init(_ arguments: [String] = [], environment: [String: String] = [:], listen: Bool = true) throws {
-        logFile = FileManager.default.temporaryDirectory.appendingPathComponent("splatrender-serve-\(UUID().uuidString).log")
         let all = ["serve"] + (listen ? ["--listen", "127.0.0.1:0"] : []) + arguments
-        process = try ChildProcess(Self.binary, all, environment: ["PATH": "/usr/bin:/bin"].merging(environment) { $1 },
-                                     standardError: logFile.path)
-        guard let line = process.waitForLine(timeout: .seconds(30), { $0.hasPrefix("listening on ") }),
+        let child = try LoggedProcess(Self.binary, all, environment: environment, logName: "serve")
+        guard let line = child.process.waitForLine(timeout: .seconds(30), { $0.hasPrefix("listening on ") }),
               let colon = line.lastIndex(of: ":"), let port = Int(line[line.index(after: colon)...]) else {
-            process.stop(timeout: .seconds(5))
-            throw SplatError(.io, "splatrender serve did not start: \((try? String(contentsOf: logFile, encoding: .utf8)) ?? "")")
+            // Stopped as `child` goes.
+            throw SplatError(.io, "splatrender serve did not start: \(child.log)")
         }
+        self.child = child
         self.port = port
     }
 
@@ -40,7 +39,7 @@ final class ServeProcess: @unchecked Sendable {
 
     /// The access log written so far, one parsed JSON object per line.
     var accessLog: [[String: Any]] {
-        let text = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
+        let text = child.log
         return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
 
@@ -59,15 +58,7 @@ final class ServeProcess: @unchecked Sendable {
 
     /// SIGTERM, a bounded wait (then SIGKILL); the exit code, nil when it had to be killed.
     @discardableResult
-    func stop(timeout: Duration = .seconds(30)) -> Int32? {
-        process.stop(timeout: timeout)
-        return process.exitCode
-    }
-
-    deinit {
-        process.stop(timeout: .seconds(5))
-        try? FileManager.default.removeItem(at: logFile)
-    }
+    func stop(timeout: Duration = .seconds(30)) -> Int32? { child.stop(timeout: timeout) }
 }
 
 /// `splatrender SCENE --out - ARGS…`: the bytes the command line writes for the same options.
