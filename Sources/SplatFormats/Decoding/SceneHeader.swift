@@ -35,6 +35,9 @@ public struct SceneHeader: Sendable, Equatable {
     /// streams and payloads inflated aside, decoded images, a parsed `meta.json` — what a job's
     /// memory estimate adds for the decode stage. An upper bound, from the header alone.
     public var decodeScratchBytes: Int = 0
+    /// Set when a file input is decoded from slices read as the decode goes, never held whole
+    /// (binary PLY): the most bytes of the file held at once. nil: a file input is read whole.
+    public var fileSliceBytes: Int?
 
     public init(format: SplatFormat, version: Int? = nil, count: Int, shDegree: Int, model: SplatModel = .default,
                 declaredFrame: CoordinateSystem? = nil, conventionalFrame: CoordinateSystem,

@@ -25,7 +25,7 @@ public enum PLYDecoder {
         guard layout.count > 0 else {
             throw SplatError(.empty, "element vertex has 0 rows", file: file, field: "element vertex")
         }
-        return sceneHeader(header, layout)
+        return sceneHeader(header, layout, limits: limits)
     }
 
     /// Decodes the whole file. Checks the declared size against `limits` from the header before
@@ -76,7 +76,7 @@ public enum PLYDecoder {
             throw SplatError(.empty, "element vertex has 0 rows", file: file, field: "element vertex")
         }
         let kept = try limits.checkScene(count: layout.count, fileDegree: layout.fileDegree, file: file)
-        return (kept, sceneHeader(header, layout))
+        return (kept, sceneHeader(header, layout, limits: limits))
     }
 
     /// What the binary row decode counted: zero quaternions, and whether every chunk was proven
@@ -108,15 +108,24 @@ public enum PLYDecoder {
 
     // MARK: - Header facts
 
-    private static func sceneHeader(_ header: PLYHeader, _ layout: PLYGaussianLayout) -> SceneHeader {
+    private static func sceneHeader(_ header: PLYHeader, _ layout: PLYGaussianLayout, limits: DecodeLimits) -> SceneHeader {
         var details = [
             "ply_format": header.format.rawValue,
             "vertex_properties": String(header.elements[layout.vertexIndex].properties.count),
             "elements": header.elements.map { "\($0.name) \($0.count)" }.joined(separator: ", "),
         ]
         if !header.comments.isEmpty { details["comments"] = header.comments.joined(separator: "\n") }
-        return SceneHeader(format: .ply, count: layout.count, shDegree: layout.fileDegree, model: layout.model,
-                           conventionalFrame: .rdf, warnings: layout.warnings, details: details)
+        var facts = SceneHeader(format: .ply, count: layout.count, shDegree: layout.fileDegree, model: layout.model,
+                              conventionalFrame: .rdf, warnings: layout.warnings, details: details)
+        // What `decode(_: RegularFile, …)` holds of a file it reads in slices: the header window
+        // and one chunk of rows per core.
+        let vertex = header.elements[layout.vertexIndex]
+        if header.format != .ascii, let stride = vertex.rowSize,
+           header.elements[..<layout.vertexIndex].allSatisfy({ $0.rowSize != nil }) {
+            let workers = Parallel.workerCount(iterations: (layout.count + rowsPerChunk - 1) / rowsPerChunk)
+            facts.fileSliceBytes = CheckedSize.add(min(headerWindow(limits), 1 << 30), CheckedSize.mul(workers * rowsPerChunk, stride) ?? Int.max)
+        }
+        return facts
     }
 
     // MARK: - Fast path: little-endian, all floats

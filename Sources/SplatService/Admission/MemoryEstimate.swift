@@ -4,7 +4,8 @@ import SplatImage
 import SplatRender
 
 /// What one job will hold at its peak, estimated from its header and its outputs before anything
-/// is decoded: the input bytes read into memory, the decoded scene, the decoder's scratch
+/// is decoded: the input bytes read into memory (for a binary PLY file, only the slices it is read
+/// in: `SceneHeader.fileSliceBytes`), the decoded scene, the decoder's scratch
 /// (`SceneHeader.decodeScratchBytes`), the renderer's per-scene and per-frame tables
 /// (`Renderer.estimatedBytes`), and the images the outputs hold (an animation keeps every frame
 /// until it is encoded; a sheet keeps its tiles) with their encoders' buffers. Stages overlap
@@ -60,7 +61,10 @@ public struct MemoryEstimate: Sendable, Equatable {
             // The tiles, the composed sheet, and its encoder.
             held = add(held, mul(mul(tile, sheet.plan.views * rows), 2 + encoderBytesPerPixelByte))
         }
-        return MemoryEstimate(inputBytes: inputBytes, sceneBytes: scene, decodeScratchBytes: header.decodeScratchBytes,
+        // A binary PLY file is read in slices, never held whole; bytes in memory are held.
+        var input = inputBytes
+        if case .path = job.input, let slices = header.fileSliceBytes { input = min(input, slices) }
+        return MemoryEstimate(inputBytes: input, sceneBytes: scene, decodeScratchBytes: header.decodeScratchBytes,
                               renderBytes: render, outputBytes: held)
     }
 

@@ -192,4 +192,44 @@ import TestSupport
                      budget, peak, Double(peak) / Double(alone.peak), alone.peak, run.seconds))
         #expect(Double(peak) <= 1.2 * Double(alone.peak), "batch \(peak), one alone \(alone.peak)")
     }
+
+    /// A binary PLY file is read in slices, never held whole, so its estimate counts only the
+    /// slices (`SceneHeader.fileSliceBytes`), and its peak still stays within the estimate; an
+    /// ASCII PLY is read whole, so its input counts in full.
+    @Test func binaryPLYCountsOnlyItsSlices() throws {
+        let dir = try Hardening.folder("memory-ply-slices")
+        let idle = try Self.idle(in: dir)
+        let rest = (0..<45).map { "f_rest_\($0)" }
+        let names = ["x", "y", "z", "f_dc_0", "f_dc_1", "f_dc_2"] + rest + ["opacity", "scale_0", "scale_1", "scale_2",
+                                                                             "rot_0", "rot_1", "rot_2", "rot_3"]
+        let count = 100_000
+        var random = SplitMix64(seed: 3)
+        var values: [Float] = []
+        values.reserveCapacity(count * names.count)
+        for _ in 0..<count {
+            values += (0..<3).map { _ in Float.random(in: -1...1, using: &random) } + [0.2, 0.1, -0.1]
+                + [Float](repeating: 0.01, count: 45) + [1, -4, -4, -4, 1, 0, 0, 0]
+        }
+        let header = "ply\nformat binary_little_endian 1.0\nelement vertex \(count)\n"
+            + names.map { "property float \($0)\n" }.joined() + "end_header\n"
+        let path = dir.appendingPathComponent("sliced.ply")
+        try Data(Array(header.utf8) + values.withUnsafeBytes { Array($0) }).write(to: path)
+        let fileBytes = header.utf8.count + 4 * values.count
+
+        let binary = try Self.measure(path.path, in: dir)
+        #expect(binary.status == "ok")
+        let slices = try #require(binary.terms["input_bytes"])
+        #expect(slices > 0 && slices <= 16 << 20 && slices < fileBytes / 2, "input_bytes \(slices) of a \(fileBytes)-byte file")
+        Self.check(binary, idle: idle)
+
+        let plain = ["x", "y", "z", "f_dc_0", "f_dc_1", "f_dc_2", "opacity", "scale_0", "scale_1", "scale_2",
+                     "rot_0", "rot_1", "rot_2", "rot_3"]
+        let text = "ply\nformat ascii 1.0\nelement vertex 50\n" + plain.map { "property float \($0)\n" }.joined() + "end_header\n"
+            + (0..<50).map { i in "\(Double(i) * 0.02) 0.1 -0.2 0.2 0.1 -0.1 1 -4 -4 -4 1 0 0 0\n" }.joined()
+        let asciiPath = dir.appendingPathComponent("whole.ply")
+        try Data(text.utf8).write(to: asciiPath)
+        let whole = try Self.measure(asciiPath.path, in: dir)
+        #expect(whole.status == "ok")
+        #expect(whole.terms["input_bytes"] == text.utf8.count)
+    }
 }
