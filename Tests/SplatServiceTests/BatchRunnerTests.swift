@@ -133,7 +133,7 @@ import TestSupport
                                   view: ViewRequest(settings: RenderSettings(width: 8, height: 8)))
         let job = narrow.job(for: inputs[0], index: 0)
         let header = try SceneLoader.readHeader(.path(paths[0]))
-        let estimate = try #require(SceneAdmission.verdict(for: job, header: header, inputBytes: SceneAdmission.inputBytes(of: job.input),
+        let estimate = try #require(SceneAdmission.verdict(for: job, header: header, inputBytes: SceneAdmission.inputBytes(of: job.input, header: header),
                                                            memoryBudget: nil).estimate?.totalBytes)
         #expect(estimate > header.count * SplatScene.bytesPerSplat(degree: header.shDegree))
         // Room for one input at a time although three jobs are allowed.

@@ -85,12 +85,16 @@ public enum SceneAdmission {
         return verdict
     }
 
-    /// Bytes of `input` that a job reads into memory (a file's size; 0 for a SOG folder, whose
-    /// files the decoder's scratch already counts).
-    public static func inputBytes(of input: SceneInput) -> Int {
+    /// Bytes of `input` that a job holds in memory: bytes already in memory in full; a file's
+    /// size, or for a file read in slices (binary PLY, `header.fileSliceBytes`) only the slices;
+    /// 0 for a SOG folder, whose files the decoder's scratch already counts.
+    public static func inputBytes(of input: SceneInput, header: SceneHeader) -> Int {
         switch input {
-        case .memory(let bytes): bytes.bytes.count
-        case .path(let path): FileIO.status(atPath: path).map { $0.kind == .regular ? $0.size : 0 } ?? 0
+        case .memory(let bytes):
+            return bytes.bytes.count
+        case .path(let path):
+            let size = FileIO.status(atPath: path).map { $0.kind == .regular ? $0.size : 0 } ?? 0
+            return header.fileSliceBytes.map { min(size, $0) } ?? size
         }
     }
 }

@@ -4,9 +4,9 @@ import SplatImage
 import SplatRender
 
 /// What one job will hold at its peak, estimated from its header and its outputs before anything
-/// is decoded: the input bytes read into memory (for a binary PLY file, only the slices it is read
-/// in: `SceneHeader.fileSliceBytes`), the decoded scene, the decoder's scratch
-/// (`SceneHeader.decodeScratchBytes`), the renderer's per-scene and per-frame tables
+/// is decoded: the input bytes held in memory (`SceneAdmission.inputBytes(of:header:)`), the
+/// decoded scene, the decoder's scratch (`SceneHeader.decodeScratchBytes`), the renderer's
+/// per-scene and per-frame tables
 /// (`Renderer.estimatedBytes`), and the images the outputs hold (an animation keeps every frame
 /// until it is encoded; a sheet keeps its tiles) with their encoders' buffers. Stages overlap
 /// little, but the estimate adds them: it is an upper bound, used to admit jobs under a memory
@@ -38,7 +38,7 @@ public struct MemoryEstimate: Sendable, Equatable {
         self.outputBytes = outputBytes
     }
 
-    /// The estimate for `job` whose input has `header` and is `inputBytes` long.
+    /// The estimate for `job` whose input has `header` and holds `inputBytes` in memory.
     public static func of(_ job: SceneJob, header: SceneHeader, inputBytes: Int) -> MemoryEstimate {
         let limits = job.load.limits
         // glTF instances multiply the stored splats when flattened.
@@ -61,10 +61,7 @@ public struct MemoryEstimate: Sendable, Equatable {
             // The tiles, the composed sheet, and its encoder.
             held = add(held, mul(mul(tile, sheet.plan.views * rows), 2 + encoderBytesPerPixelByte))
         }
-        // A binary PLY file is read in slices, never held whole; bytes in memory are held.
-        var input = inputBytes
-        if case .path = job.input, let slices = header.fileSliceBytes { input = min(input, slices) }
-        return MemoryEstimate(inputBytes: input, sceneBytes: scene, decodeScratchBytes: header.decodeScratchBytes,
+        return MemoryEstimate(inputBytes: inputBytes, sceneBytes: scene, decodeScratchBytes: header.decodeScratchBytes,
                               renderBytes: render, outputBytes: held)
     }
 

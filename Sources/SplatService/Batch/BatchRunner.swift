@@ -81,7 +81,7 @@ public struct BatchRunner: Sendable {
             }
             job.header = header
             job.headerMilliseconds = report.timings[.readHeader] ?? 0
-            let verdict = SceneAdmission.verdict(for: job, header: header, inputBytes: SceneAdmission.inputBytes(of: job.input),
+            let verdict = SceneAdmission.verdict(for: job, header: header, inputBytes: SceneAdmission.inputBytes(of: job.input, header: header),
                                                  memoryBudget: options.memoryBudget)
             if verdict.refusal(file: input.path) != nil {
                 // The job reports the refusal itself from the header it is handed, without decoding.

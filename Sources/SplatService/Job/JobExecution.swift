@@ -96,7 +96,7 @@ final class JobExecution {
             }
         }
         report.header = header
-        let verdict = SceneAdmission.verdict(for: job, header: header, inputBytes: SceneAdmission.inputBytes(of: job.input),
+        let verdict = SceneAdmission.verdict(for: job, header: header, inputBytes: SceneAdmission.inputBytes(of: job.input, header: header),
                                              memoryBudget: job.memoryBudget)
         report.verdict = verdict
         report.note(header.warnings)

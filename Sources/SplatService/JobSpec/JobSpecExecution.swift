@@ -49,7 +49,7 @@ final class JobSpecExecution {
 
         // The render holding the most decides: renders run one after another over one scene.
         var jobs = renders.map { $0.sceneJob(for: spec, command: runner.command, input: input, cancellation: token) }
-        let inputBytes = SceneAdmission.inputBytes(of: input)
+        let inputBytes = SceneAdmission.inputBytes(of: input, header: header)
         let budget = runner.admission?.memoryBudgetBytes
         var verdict: AdmissionVerdict?
         for job in jobs {
