@@ -112,9 +112,9 @@ struct BenchmarkRun {
         }
         if suites.contains("render") {
             let render = RenderSuite(stopwatch: stopwatch, report: report)
-            try render.run(RenderInput(scene: "biker", path: biker.path, targets: [1024: 60]))
+            try render.run(RenderInput(scene: "biker", path: biker.path, targets: [1024: 25]))
             if let v4 = stressInputs.first(where: { $0.kind == .spzV4 }) {
-                try render.run(RenderInput(scene: "stress", path: v4.path, targets: [512: 500]))
+                try render.run(RenderInput(scene: "stress", path: v4.path, targets: [512: 180]))
             }
         }
         if suites.contains("image") {
@@ -136,7 +136,8 @@ struct BenchmarkRun {
             if let binary = splatrender ?? BenchmarkPaths.siblingSplatrender {
                 let suite = EndToEndSuite(stopwatch: Stopwatch(warmUps: 1, runs: smoke ? 2 : 3), report: report)
                 if let v4 = stressInputs.first(where: { $0.kind == .spzV4 }) {
-                    try suite.run(binary: binary, input: v4.path, scene: "stress", decodeFigure: v4.figure, targetMilliseconds: 1000)
+                    try suite.run(binary: binary, input: v4.path, scene: "stress", decodeFigure: v4.figure, targetMilliseconds: 400,
+                                  targetPeakMiB: 500)
                 } else {
                     try suite.run(binary: binary, input: biker.path, scene: "biker", decodeFigure: biker.figure, targetMilliseconds: nil)
                 }

@@ -10,7 +10,8 @@ struct EndToEndSuite {
     let stopwatch: Stopwatch
     let report: Report
 
-    func run(binary: String, input: String, scene: String, decodeFigure: String, targetMilliseconds: Double?) throws {
+    func run(binary: String, input: String, scene: String, decodeFigure: String, targetMilliseconds: Double?,
+             targetPeakMiB: Double? = nil) throws {
         report.progress("end to end: \(binary) \(input)")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("splat-bench-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -54,10 +55,14 @@ struct EndToEndSuite {
         report.add(figure)
 
         let mib = 1024.0 * 1024
-        report.add(Figure(suite: "e2e", name: "e2e.peak_rss.\(scene)", unit: "MiB",
+        var peak = Figure(suite: "e2e", name: "e2e.peak_rss.\(scene)", unit: "MiB",
                           sample: Sample(peaks.dropFirst(stopwatch.warmUps).map { Double($0) / mib }, warmUp: peaks.first.map { Double($0) / mib }),
                           note: exact ? "peak resident set of the splatrender process (GNU time)"
                                       : "upper bound: wait4 ru_maxrss includes this process's peak (no /usr/bin/time)",
-                          details: details))
+                          details: details)
+        if let targetPeakMiB {
+            peak.target = .init(text: String(format: "≤ %.0f MiB", targetPeakMiB), met: peak.sample.median <= targetPeakMiB)
+        }
+        report.add(peak)
     }
 }
