@@ -34,7 +34,10 @@ extension PLYDecoder {
         guard !header.isCompressed, header.format != .ascii else { return nil }
         let layout = try PLYGaussianLayout(header, file: file)
         let (kept, info) = try admit(header, layout, file: file, limits: limits)
-        guard let offset = try PLYBodyReader.binaryElementOffset(header, target: layout.vertexIndex, byteCount: input.size,
+        // The header facts say whether the file can be read in slices (the memory estimate reads
+        // the same answer); the offset is then known without reading the body.
+        guard info.fileSliceBytes != nil,
+              let offset = try PLYBodyReader.binaryElementOffset(header, target: layout.vertexIndex, byteCount: input.size,
                                                                  bytes: nil, file: file) else { return nil }
         let (scene, rows) = try decodeBinary(header, layout, kept: kept, rows: .file(input, offset: offset))
         return try finish(scene, zeros: rows.zeros, provenFinite: rows.provenFinite, layout: layout, info: info)
