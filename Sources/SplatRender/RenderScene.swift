@@ -14,7 +14,7 @@ final class RenderScene: @unchecked Sendable {
     let count: Int
     /// Padded column length.
     let stride: Int
-    /// SH degree of the stored coefficients (bands above 3 are never evaluated).
+    /// SH degree of the stored coefficients, Float32 or codes (bands above 3 are never evaluated).
     let shDegree: Int
     /// Splats given opacity 0 because a value is unusable (zero-length quaternion, NaN or
     /// infinite data, overflowing covariance).
@@ -34,7 +34,7 @@ final class RenderScene: @unchecked Sendable {
         self.scene = scene
         count = scene.count
         stride = Self.stride(count)
-        shDegree = scene.shDegree
+        shDegree = scene.quantizedSH?.degree ?? scene.shDegree
         covarianceStorage = AlignedBuffer<Float>(count: 6 * stride)
         opacityStorage = AlignedBuffer<Float>(count: stride)
         covariance = UnsafePointer(covarianceStorage.base)
@@ -42,9 +42,7 @@ final class RenderScene: @unchecked Sendable {
         droppedCount = SplatPreparation.prepare(scene, covariance: covarianceStorage.base, opacity: opacityStorage.base,
                                                 stride: stride, threads: threads, cancellation: cancellation)
         (x, y, z) = (UnsafePointer(scene.columnBase(.x)), UnsafePointer(scene.columnBase(.y)), UnsafePointer(scene.columnBase(.z)))
-        colours = SplatColours(red: scene.columnBase(.dcR), green: scene.columnBase(.dcG), blue: scene.columnBase(.dcB),
-                               sh: scene.shDegree > 0 ? UnsafePointer(scene.sh.baseAddress) : nil,
-                               perSplat: scene.shFloatsPerSplat)
+        colours = SplatColours(scene)
     }
 
     static func stride(_ count: Int) -> Int { (count + 15) & ~15 }

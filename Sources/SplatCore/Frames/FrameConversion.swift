@@ -86,6 +86,7 @@ public struct FrameConversion: Sendable, Equatable, CustomStringConvertible {
     /// Applies the conversion to every splat of `scene` in place (positions, rotations, SH).
     public func apply(to scene: SplatScene, threads: Int? = nil) {
         if isIdentity { return }
+        scene.quantizedSH?.transform(by: rows.map { SIMD3<Double>(Double($0.x), Double($0.y), Double($0.z)) })
         let dim = scene.shCoefficientsPerChannel
         let bands = shBandMatrices(maxDegree: scene.shDegree).map { $0.map(Float.init) }
         let diagonalSigns: [Float]? = bands.allSatisfy(Self.isDiagonal) ? bands.flatMap { m in

@@ -135,6 +135,7 @@ public struct SceneRotation: Sendable, Equatable, CustomStringConvertible {
     /// Rotates every splat of `scene` in place: positions, rotations (renormalised), SH.
     public func apply(to scene: SplatScene, threads: Int? = nil) {
         if isIdentity { return }
+        scene.quantizedSH?.transform(by: rows)
         let r = rows.map { SIMD3<Float>(Float($0.x), Float($0.y), Float($0.z)) }
         let r0 = r[0], r1 = r[1], r2 = r[2]
         let qr = quaternion

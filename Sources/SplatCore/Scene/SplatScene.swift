@@ -55,6 +55,10 @@ public final class SplatScene: @unchecked Sendable {
     public var nodeInstances: NodeInstances?
     /// Non-fatal oddities found while decoding or converting.
     public var warnings: [String] = []
+    /// The SH bands as the file's 8-bit codes, when decoded with `SHStorage.quantized` (then
+    /// `shDegree` is 0 and `sh` is empty: the scene holds no Float32 SH). Only the renderer reads
+    /// them; frame changes record themselves in it instead of rewriting the codes.
+    public var quantizedSH: QuantizedSH?
 
     /// Padded floats per scalar column.
     public let columnStride: Int
@@ -157,6 +161,7 @@ public final class SplatScene: @unchecked Sendable {
                 if dim3 > 0 {
                     (shBase + write * dim3).update(from: shBase + read * dim3, count: dim3)
                 }
+                quantizedSH?.move(read, to: write)
             }
             write += 1
         }
@@ -166,6 +171,7 @@ public final class SplatScene: @unchecked Sendable {
         if removed > 0 {
             for c in Column.allCases { (columnBase(c) + write).update(repeating: 0, count: count - write) }
             count = write
+            quantizedSH?.count = write
         }
         return removed
     }

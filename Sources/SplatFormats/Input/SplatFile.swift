@@ -26,9 +26,11 @@ public enum SplatFile {
     }
 
     /// Decodes the whole scene at `path` (see `readHeader(path:)` for the accepted paths).
-    /// `gltf` carries the glTF-only choices (the `--gltf-scale` override).
+    /// `gltf` carries the glTF-only choices (the `--gltf-scale` override); `sh` where SH goes
+    /// (`SHStorage`: only SPZ has codes to keep).
     public static func decode(path: String, format: SplatFormat? = nil, limits: DecodeLimits = DecodeLimits(),
-                              gltf: GLTFDecoder.Options = GLTFDecoder.Options()) throws(SplatError) -> DecodedScene {
+                              gltf: GLTFDecoder.Options = GLTFDecoder.Options(),
+                              sh: SHStorage = .float32) throws(SplatError) -> DecodedScene {
         if let meta = sogMetaPath(path) {
             let decoded = try underCancellation { () throws(SplatError) in
                 try SOGDecoder.decode(.directory(metaPath: meta), limits: limits)
@@ -43,7 +45,7 @@ public enum SplatFile {
             if let streamed { return try finish(adding: detected.warnings, to: streamed, limits: limits, name: path) }
         }
         let input = InputBytes(owning: try file.readAll(), name: path)
-        return try decode(input, detected: detected, limits: limits, folder: folder(of: path), gltf: gltf)
+        return try decode(input, detected: detected, limits: limits, folder: folder(of: path), gltf: gltf, sh: sh)
     }
 
     /// Reads the header of bytes already in memory. A glTF among them cannot name buffers in
@@ -55,8 +57,9 @@ public enum SplatFile {
 
     /// Decodes bytes already in memory (see `readHeader(_:)` about glTF buffer files).
     public static func decode(_ input: InputBytes, format: SplatFormat? = nil, limits: DecodeLimits = DecodeLimits(),
-                              gltf: GLTFDecoder.Options = GLTFDecoder.Options()) throws(SplatError) -> DecodedScene {
-        try decode(input, detected: try detect(input, format: format), limits: limits, folder: nil, gltf: gltf)
+                              gltf: GLTFDecoder.Options = GLTFDecoder.Options(),
+                              sh: SHStorage = .float32) throws(SplatError) -> DecodedScene {
+        try decode(input, detected: try detect(input, format: format), limits: limits, folder: nil, gltf: gltf, sh: sh)
     }
 
     /// `folder`: where a glTF's relative buffer URIs resolve, nil for bytes without a file.
@@ -79,12 +82,12 @@ public enum SplatFile {
     }
 
     private static func decode(_ input: InputBytes, detected: (format: SplatFormat, warnings: [String]), limits: DecodeLimits,
-                               folder: String?, gltf: GLTFDecoder.Options) throws(SplatError) -> DecodedScene {
+                               folder: String?, gltf: GLTFDecoder.Options, sh: SHStorage) throws(SplatError) -> DecodedScene {
         let (fmt, warnings) = detected
         let bytes = input.bytes, file = input.name
-        var decoded = try underCancellation { () throws(SplatError) -> DecodedScene in
+        let decoded = try underCancellation { () throws(SplatError) -> DecodedScene in
             switch fmt {
-            case .spz: try SPZDecoder.decode(bytes, file: file, limits: limits)
+            case .spz: try SPZDecoder.decode(bytes, file: file, limits: limits, sh: sh)
             case .ply: try PLYDecoder.decode(bytes, file: file, limits: limits)
             case .compressedPLY: try CompressedPLYDecoder.decode(bytes, file: file, limits: limits)
             case .splat: try DotSplatDecoder.decode(bytes, file: file, limits: limits)

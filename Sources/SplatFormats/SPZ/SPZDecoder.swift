@@ -32,8 +32,11 @@ public enum SPZDecoder {
     }
 
     /// Decodes the whole file. Throws the first failure in file order; never returns a partly
-    /// filled scene.
-    public static func decode(_ bytes: UnsafeRawBufferPointer, file: String?, limits: DecodeLimits) throws(SplatError) -> DecodedScene {
+    /// filled scene. With `sh: .quantized` the SH codes are kept as they are in
+    /// `scene.quantizedSH` (no Float32 SH is made); the size checks stay those of the Float32
+    /// scene, so both forms admit exactly the same files.
+    public static func decode(_ bytes: UnsafeRawBufferPointer, file: String?, limits: DecodeLimits,
+                              sh storage: SHStorage = .float32) throws(SplatError) -> DecodedScene {
         var header = try parseHeader(bytes, file: file)
         let keptDegree = try limits.checkScene(count: header.count, fileDegree: header.shDegree, file: file)
         guard let blocks = header.blocksSize(), let payload = CheckedSize.add(blocks, SPZHeader.legacyHeaderSize) else {
@@ -44,9 +47,10 @@ public enum SPZDecoder {
         let scene: SplatScene
         switch header.container {
         case .ngspZstd:
-            scene = try decodeStreams(bytes, header: header, keptDegree: keptDegree, file: file, limits: limits)
+            scene = try decodeStreams(bytes, header: header, keptDegree: keptDegree, storage: storage, file: file, limits: limits)
         case .gzip:
-            scene = try decodeLegacy(bytes, header: &header, payloadSize: payload, keptDegree: keptDegree, file: file, limits: limits)
+            scene = try decodeLegacy(bytes, header: &header, payloadSize: payload, keptDegree: keptDegree, storage: storage,
+                                     file: file, limits: limits)
         }
         scene.model = header.antialiased ? .antialiased : .default
         scene.declaredFrame = header.extensions.declaredFrame
@@ -73,23 +77,35 @@ public enum SPZDecoder {
 
     // MARK: - v4
 
-    private static func decodeStreams(_ bytes: UnsafeRawBufferPointer, header: SPZHeader, keptDegree: Int,
+    /// A degree-0 scene carrying `QuantizedSH` codes for `storage == .quantized` and SH bands kept,
+    /// otherwise a scene with Float32 SH of the kept degree (then nil codes).
+    private static func makeScene(_ header: SPZHeader, keptDegree: Int, storage: SHStorage) -> (SplatScene, QuantizedSH?) {
+        guard storage == .quantized, keptDegree > 0 else { return (SplatScene(count: header.count, shDegree: keptDegree), nil) }
+        let scene = SplatScene(count: header.count, shDegree: 0)
+        let codes = QuantizedSH(count: header.count, stride: header.stride(.sh), degree: keptDegree)
+        scene.quantizedSH = codes
+        return (scene, codes)
+    }
+
+    private static func decodeStreams(_ bytes: UnsafeRawBufferPointer, header: SPZHeader, keptDegree: Int, storage: SHStorage,
                                       file: String?, limits: DecodeLimits) throws(SplatError) -> SplatScene {
-        let scene = SplatScene(count: header.count, shDegree: keptDegree)
+        let (scene, codes) = makeScene(header, keptDegree: keptDegree, storage: storage)
         // With every SH band dropped the SH stream is not inflated at all.
         let streams = header.streams.filter { $0.attribute != .sh || keptDegree > 0 }
         // The SH stream (69 % of a degree-3 file) is inflated whole, then dequantized on every
         // core. When every band is kept it is inflated into the last quarter of the scene's own SH
         // floats and converted in place (`SPZDequantizer.shInPlace`), so it needs no buffer of
         // its own; when bands are dropped it goes through a separate buffer.
+        // Kept as codes, the stream is inflated straight into them and that is all.
         let shStream = streams.first { $0.attribute == .sh }
-        let shInPlace = keptDegree == header.shDegree
+        let shInPlace = keptDegree == header.shDegree && codes == nil
         let shRegion = UnsafeMutableRawPointer(scene.sh.baseAddress!)
         let shBuffer = try shStream.flatMap { (s) throws(SplatError) in
-            shInPlace ? nil : try PageBuffer(capacity: s.uncompressedSize, file: file)
+            shInPlace || codes != nil ? nil : try PageBuffer(capacity: s.uncompressedSize, file: file)
         }
         let shTarget = shStream.map { s in
-            UnsafeMutableRawBufferPointer(start: shBuffer?.base ?? shRegion + 3 * s.uncompressedSize, count: s.uncompressedSize)
+            UnsafeMutableRawBufferPointer(start: codes.map { UnsafeMutableRawPointer($0.codes) } ?? shBuffer?.base ?? shRegion + 3 * s.uncompressedSize,
+                                          count: s.uncompressedSize)
         }
         // Largest stream first: workers take tasks in order, so the long SH stream starts at once.
         let order = streams.indices.sorted { streams[$0].uncompressedSize > streams[$1].uncompressedSize }
@@ -102,8 +118,8 @@ public enum SPZDecoder {
         // done, map the pages of the decoded SH that the kernel would otherwise fault in one by
         // one during dequantization — the part the packed bytes do not occupy, so the resident
         // total never passes the final scene plus the file.
-        let prefault = shStream.map { prefaultPieces(shRegion, decodedBytes: 4 * scene.sh.count,
-                                                     packedBytes: $0.uncompressedSize) } ?? []
+        let prefault = codes != nil ? [] : shStream.map { prefaultPieces(shRegion, decodedBytes: 4 * scene.sh.count,
+                                                                         packedBytes: $0.uncompressedSize) } ?? []
         let cancellation = CancellationToken.current
         Parallel.forEach(iterations: order.count + prefault.count, cancellation: cancellation) { task in
             guard task < order.count else {
@@ -150,8 +166,8 @@ public enum SPZDecoder {
     // MARK: - legacy
 
     private static func decodeLegacy(_ bytes: UnsafeRawBufferPointer, header: inout SPZHeader, payloadSize: Int, keptDegree: Int,
-                                     file: String?, limits: DecodeLimits) throws(SplatError) -> SplatScene {
-        let scene = SplatScene(count: header.count, shDegree: keptDegree)
+                                     storage: SHStorage, file: String?, limits: DecodeLimits) throws(SplatError) -> SplatScene {
+        let (scene, codes) = makeScene(header, keptDegree: keptDegree, storage: storage)
         let slab = UnsafeMutableRawPointer(scene.columnBase(.x))
         let shRegion = UnsafeMutableRawPointer(scene.sh.baseAddress!)
         let slabEnd = shRegion + 4 * scene.sh.count
@@ -162,7 +178,7 @@ public enum SPZDecoder {
         // quarter of the decoded SH (converted in place, as for v4), and the other blocks lie
         // inside the SH floats, which are written only after those blocks are dequantized.
         // Otherwise (extension records, dropped bands, SH degree 0) it goes to its own buffer.
-        let inScene = keptDegree == header.shDegree && shPacked > 0
+        let inScene = keptDegree == header.shDegree && shPacked > 0 && codes == nil
             && slabEnd - payloadSize >= UnsafeMutableRawPointer(scene.columnBase(.dcB) + scene.columnStride)
             && GzipInflater.trailerSize(bytes) == payloadSize
         let target = inScene ? UnsafeMutableRawBufferPointer(start: slabEnd - payloadSize, count: payloadSize) : nil
@@ -223,6 +239,10 @@ public enum SPZDecoder {
                 let stride = frozen.stride(attribute)
                 let start = offsets[attribute]! + range.lowerBound * stride
                 let block = UnsafeRawBufferPointer(rebasing: payload[start..<start + range.count * stride])
+                if attribute == .sh, let codes {
+                    (codes.codes + range.lowerBound * stride).update(from: block.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                                                                     count: block.count)
+                }
                 dequantize(attribute, block, range: range, header: frozen, scene: scene)
                 buffer?.release(start..<start + range.count * stride)
             }

@@ -114,6 +114,8 @@ final class JobExecution {
             emit("decode", 0, 1)
             var load = job.load
             load.format = header.format
+            // A job only renders: SH stays in the file's codes where it has them.
+            load.shStorage = .quantized
             loaded = try step(.input) { () throws(SplatError) in
                 try SceneLoader.load(job.input, options: load, timings: &report.timings)
             }

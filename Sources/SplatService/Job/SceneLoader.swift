@@ -20,11 +20,12 @@ public enum SceneLoader {
     /// The decoded scene, values in the file's own frame. A caller that already read the header
     /// passes its format, so detection is not repeated.
     public static func decode(_ input: SceneInput, format: SplatFormat? = nil, limits: DecodeLimits = DecodeLimits(),
-                              gltf: GLTFDecoder.Options = GLTFDecoder.Options()) throws(SplatError) -> DecodedScene {
+                              gltf: GLTFDecoder.Options = GLTFDecoder.Options(),
+                              sh: SHStorage = .float32) throws(SplatError) -> DecodedScene {
         try attributed(input, format: format) { () throws(SplatError) in
             switch input {
-            case .path(let path): try SplatFile.decode(path: path, format: format, limits: limits, gltf: gltf)
-            case .memory(let bytes): try SplatFile.decode(bytes, format: format, limits: limits, gltf: gltf)
+            case .path(let path): try SplatFile.decode(path: path, format: format, limits: limits, gltf: gltf, sh: sh)
+            case .memory(let bytes): try SplatFile.decode(bytes, format: format, limits: limits, gltf: gltf, sh: sh)
             }
         }
     }
@@ -32,7 +33,7 @@ public enum SceneLoader {
     /// Decodes and flattens node transforms (glTF instances: positions, covariances and SH moved
     /// into the scene), so every stage after it sees one plain scene in the stored frame.
     public static func decodeFlattened(_ input: SceneInput, options: LoadOptions) throws(SplatError) -> DecodedScene {
-        let decoded = try decode(input, format: options.format, limits: options.limits, gltf: options.gltf)
+        let decoded = try decode(input, format: options.format, limits: options.limits, gltf: options.gltf, sh: options.shStorage)
         guard decoded.scene.nodeInstances != nil else { return decoded }
         let flat = try attributed(input, format: options.format) { () throws(SplatError) in
             try SceneTransform.flatten(decoded.scene, limits: options.limits, threads: options.threads)

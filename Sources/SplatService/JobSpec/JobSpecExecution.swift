@@ -46,6 +46,8 @@ final class JobSpecExecution {
         report.header = header
         report.note(header.warnings)
         load.format = header.format
+        // Only renders follow: SH stays in the file's codes where it has them.
+        load.shStorage = .quantized
 
         // The render holding the most decides: renders run one after another over one scene.
         var jobs = renders.map { $0.sceneJob(for: spec, command: runner.command, input: input, cancellation: token) }

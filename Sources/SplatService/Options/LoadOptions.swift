@@ -18,6 +18,9 @@ public struct LoadOptions: Sendable, Equatable {
     public var cameras: [TrainingCamera] = []
     /// glTF-only choices (`--gltf-scale`).
     public var gltf = GLTFDecoder.Options()
+    /// Where SH goes: Float32 (the default, the full model) or, for render jobs, the file's 8-bit
+    /// codes where it has them (`SHStorage.quantized`; SceneJob sets it).
+    public var shStorage = SHStorage.float32
 
     public init(format: SplatFormat? = nil, limits: DecodeLimits = DecodeLimits(), frame: FrameOptions = FrameOptions(),
                 threads: Int? = nil) {
