@@ -32,15 +32,17 @@ struct RenderSuite {
         return all == 1 ? [1] : all > 2 ? [1, 2, all] : [1, all]
     }
 
-    /// Decodes and frame-converts the scene once, then measures every stage.
+    /// Decodes (into the form render jobs use: SPZ's SH kept as its codes) and frame-converts the
+    /// scene once, then measures every stage.
     func run(_ input: RenderInput) throws {
         report.progress("render \(input.path)")
-        let decoded = try SplatFile.decode(path: input.path)
+        let decoded = try SplatFile.decode(path: input.path, sh: .quantized)
         let scene = decoded.scene
         FrameDecision.decide(for: scene).apply(to: scene)
         let prefix = "render.\(input.scene)"
         let details: [(String, JSONScalar)] = [("input", .string(input.path)), ("splats", .int(scene.count)),
-                                               ("sh_degree", .int(scene.shDegree))]
+                                               ("sh_degree", .int(scene.quantizedSH?.degree ?? scene.shDegree)),
+                                               ("sh_form", .string(scene.quantizedSH == nil ? "float32" : "codes"))]
 
         var framing: Framing?
         let autoframe = stopwatch.measure { () -> Framing in

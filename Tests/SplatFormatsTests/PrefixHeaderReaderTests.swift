@@ -80,3 +80,48 @@ struct PrefixHeaderReaderTests {
         #expect(DecodeLimits().sizeVerdict(count: header.count, fileDegree: header.shDegree).fitsServiceCeiling == false)
     }
 }
+
+/// `SplatFile.readHeader(path:)` reads SPZ and `.splat` headers from the file's first 64 KiB;
+/// whatever the answer — header or error — it is the one the whole file gives.
+@Suite struct FileHeaderPrefixTests {
+    static func answer(_ body: () throws(SplatError) -> SceneHeader) -> Result<SceneHeader, SplatError> { Result(catching: body) }
+
+    static func paths() throws -> [String] {
+        let vectors = try FileManager.default.contentsOfDirectory(atPath: Fixtures.vectors.path)
+            .filter { $0.hasSuffix(".spz") }.map { Fixtures.vector($0) }
+        let corpus = try FileManager.default.contentsOfDirectory(atPath: Fixtures.corpus.appendingPathComponent("spz").path)
+            .filter { $0.hasSuffix(".spz") }.map { Fixtures.corpusFile("spz/" + $0) }
+        let splat = try FileManager.default.contentsOfDirectory(atPath: Fixtures.corpus.appendingPathComponent("splat").path)
+            .filter { $0.hasSuffix(".splat") }.map { Fixtures.corpusFile("splat/" + $0) }
+        return vectors.sorted() + corpus.sorted() + splat.sorted()
+    }
+
+    @Test func prefixAnswersEqualTheWholeFiles() throws {
+        let directory = try Fixtures.temporaryDirectory("prefix-header")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Files longer than the prefix, as v4 and legacy, whole and cut short.
+        let fruit = try SplatFile.decode(path: Fixtures.corpusFile("ply/supersplat-fruit_drops_minimal.ply")).scene
+        var paths = try Self.paths()
+        for version in [3, 4] {
+            let bytes = try SPZEncoder.encode(fruit, options: SPZEncoder.Options(version: version))
+            #expect(bytes.count > SplatFile.prefixHeaderBytes)
+            for (tag, body) in [("whole", bytes), ("cut", Array(bytes.prefix(bytes.count - 1000)))] {
+                let path = directory.appendingPathComponent("fruit-v\(version)-\(tag).spz").path
+                try Data(body).write(to: URL(fileURLWithPath: path))
+                paths.append(path)
+            }
+        }
+        #expect(paths.count > 25)
+        for path in paths {
+            let fromPath = Self.answer { () throws(SplatError) in try SplatFile.readHeader(path: path) }
+            let whole = try Data(contentsOf: URL(fileURLWithPath: path))
+            let input = whole.withUnsafeBytes { InputBytes(copying: $0, name: path) }
+            let fromBytes = Self.answer { () throws(SplatError) in try SplatFile.readHeader(input) }
+            switch (fromPath, fromBytes) {
+            case (.success(let a), .success(let b)): #expect(a == b, "\(path)")
+            case (.failure(let a), .failure(let b)): #expect(a.kind == b.kind && a.message == b.message, "\(path): \(a) vs \(b)")
+            default: Issue.record("\(path): \(fromPath) vs \(fromBytes)")
+            }
+        }
+    }
+}

@@ -21,9 +21,25 @@ public enum SplatFile {
             header.warnings = detected.warnings + header.warnings
             return header
         }
+        if detected.format == .spz || detected.format == .splat {
+            // Their headers sit in the first bytes (SPZ v4 through its TOC): a job that reads the
+            // header before it decodes need not read an 80 MB file twice. Anything the prefix
+            // cannot settle is left to the whole file, which gives its own answer and error.
+            let prefix = try file.readPrefix(min(file.size, prefixHeaderBytes))
+            let early = try prefix.withBytes { (bytes) throws(SplatError) in
+                try PrefixHeaderReader.read(prefix: bytes, totalBytes: file.size, name: path, format: detected.format, limits: limits)
+            }
+            if case .header(var header) = early {
+                header.warnings = detected.warnings + header.warnings
+                return header
+            }
+        }
         let input = InputBytes(owning: try file.readAll(), name: path)
         return try readHeader(input, detected: detected, limits: limits, folder: folder(of: path))
     }
+
+    /// Bytes read for a header that sits at the start of its file before the whole file is.
+    static let prefixHeaderBytes = 64 << 10
 
     /// Decodes the whole scene at `path` (see `readHeader(path:)` for the accepted paths).
     /// `gltf` carries the glTF-only choices (the `--gltf-scale` override); `sh` where SH goes
