@@ -101,6 +101,13 @@ struct DecodeSuite {
                 }
             }
             report.add(figure)
+            // The form render jobs decode to: SH kept as the file's codes, no Float32 SH made.
+            let codes = try stopwatch.measure { () throws -> DecodedScene in
+                try SplatFile.decode(path: input.path, sh: .quantized)
+            }
+            report.add(Figure(suite: "decode", name: "decode.\(input.kind.rawValue)_codes.\(input.scene)", unit: "ms", sample: codes,
+                              baseline: .init(figure: rawFigure, value: raw.median),
+                              note: label + "; SH kept as its codes (SHStorage.quantized), as render jobs decode", details: details))
 
         case .sog:
             let images = try SOGImageFiles(path: input.path)

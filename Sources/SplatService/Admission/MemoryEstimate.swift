@@ -5,7 +5,7 @@ import SplatRender
 
 /// What one job will hold at its peak, estimated from its header and its outputs before anything
 /// is decoded: the input bytes held in memory (`SceneAdmission.inputBytes(of:header:)`), the
-/// decoded scene, the decoder's scratch (`SceneHeader.decodeScratchBytes`), the renderer's
+/// decoded scene in the form jobs render from (`renderFormBytes`), the decoder's scratch (`SceneHeader.decodeScratchBytes`), the renderer's
 /// per-scene and per-frame tables
 /// (`Renderer.estimatedBytes`), and the images the outputs hold (an animation keeps every frame
 /// until it is encoded; a sheet keeps its tiles) with their encoders' buffers. Stages overlap
@@ -44,7 +44,7 @@ public struct MemoryEstimate: Sendable, Equatable {
         // glTF instances multiply the stored splats when flattened.
         let splats = max(header.count, Int(header.details["instanced_count"] ?? "") ?? 0)
         let size = limits.sizeVerdict(count: splats, fileDegree: header.shDegree)
-        let scene = size.declaredDecodedBytes ?? Int.max
+        let scene = renderFormBytes(header, size: size) ?? Int.max
         let settings = job.view.settings
         let rendersAnything = job.image != nil || job.needsOrbit
         let render = rendersAnything
@@ -63,6 +63,15 @@ public struct MemoryEstimate: Sendable, Equatable {
         }
         return MemoryEstimate(inputBytes: inputBytes, sceneBytes: scene, decodeScratchBytes: header.decodeScratchBytes,
                               renderBytes: render, outputBytes: held)
+    }
+
+    /// The scene a job renders from: jobs decode SPZ with `SHStorage.quantized`, so its SH bands
+    /// are the file's bytes (3 per coefficient of the file's degree, kept bands or not) beside
+    /// the degree-0 columns; every other format holds Float32 SH of the kept degree.
+    static func renderFormBytes(_ header: SceneHeader, size: SceneSizeVerdict) -> Int? {
+        guard header.format == .spz, size.keptDegree > 0 else { return size.declaredDecodedBytes }
+        let perSplat = SplatScene.bytesPerSplat(degree: 0) + 3 * SplatScene.shCoefficientCount(degree: size.fileDegree)
+        return CheckedSize.mul(size.count, perSplat).flatMap { CheckedSize.add($0, QuantizedSH.tailPadding) }
     }
 
     private static func add(_ a: Int, _ b: Int) -> Int { CheckedSize.add(a, b) ?? Int.max }
