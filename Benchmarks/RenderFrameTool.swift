@@ -31,7 +31,7 @@ enum RenderFrameTool {
             return 2
         }
         do {
-            let scene = try SplatFile.decode(path: path).scene
+            let scene = try SplatFile.decode(path: path, sh: .quantized).scene
             FrameDecision.decide(for: scene).apply(to: scene)
             let framing = AutoFramer.frame(scene, width: side, height: side, fovYDegrees: RenderSuite.fovYDegrees)
             let camera = framing.camera(azimuthDegrees: AutoFramer.defaultAzimuthDegrees,

@@ -68,11 +68,11 @@ struct Preprocessor {
                                  lanes: lanes.baseAddress!)
                 var visible = 0
                 var pairCount = 0
-                var i = range.lowerBound
-                while i < range.upperBound {
-                    projectBlock(at: i, end: range.upperBound, first: range.lowerBound, visible: &visible, pairs: &pairCount,
-                                 out: out)
-                    i += 8
+                if let prepared = scene.prepared {
+                    let source = PreparedCovariance(covariance: prepared.covariance, opacity: prepared.opacity, stride: scene.stride)
+                    projectChunk(source, range: range, visible: &visible, pairs: &pairCount, out: out)
+                } else {
+                    projectChunk(FrameCovariance(columns: scene.columns), range: range, visible: &visible, pairs: &pairCount, out: out)
                 }
                 shadeVisible(from: range.lowerBound, count: visible, indices: local.baseAddress!, projected: projected.base)
                 if let indices { (indices.base + range.lowerBound).update(from: local.baseAddress!, count: visible) }
@@ -105,17 +105,28 @@ struct Preprocessor {
 
     static let laneRows = 13
 
+    /// One chunk's blocks, specialised for where Σ comes from.
+    private func projectChunk<Source: CovarianceSource>(_ source: Source, range: Range<Int>, visible: inout Int, pairs: inout Int,
+                                                        out: Tables) {
+        var i = range.lowerBound
+        while i < range.upperBound {
+            projectBlock(source, at: i, end: range.upperBound, first: range.lowerBound, visible: &visible, pairs: &pairs, out: out)
+            i += 8
+        }
+    }
+
     /// Projects splats i..<min(i + 8, end) and appends the visible ones at slot `first + visible`
     /// (their splat indices at `out.local[visible]`).
     @inline(__always)
-    private func projectBlock(at i: Int, end: Int, first: Int, visible: inout Int, pairs: inout Int, out: Tables) {
+    private func projectBlock<Source: CovarianceSource>(_ source: Source, at i: Int, end: Int, first: Int, visible: inout Int,
+                                                        pairs: inout Int, out: Tables) {
         typealias V = SIMD8<Float>
         typealias Mask = SIMDMask<SIMD8<Int32>>
         @inline(__always) func load(_ p: UnsafePointer<Float>) -> V {
             UnsafeRawPointer(p + i).loadUnaligned(as: V.self)
         }
         @inline(__always) func finite(_ v: V) -> Mask { (v - v) .== 0 }
-        let o = load(scene.opacity)
+        let o = source.opacity(at: i)
         let px = load(scene.x), py = load(scene.y), pz = load(scene.z)
         let r0 = view.r0, r1 = view.r1, r2 = view.r2, t = view.translation
         let tz = r2.x * px + r2.y * py + r2.z * pz + t.z
@@ -137,9 +148,8 @@ struct Preprocessor {
         // T = J·R (2×3), then Σ' = T·Σ·Tᵀ.
         let a0 = j00 * r0.x + j02 * r2.x, a1 = j00 * r0.y + j02 * r2.y, a2 = j00 * r0.z + j02 * r2.z
         let b0 = j11 * r1.x + j12 * r2.x, b1 = j11 * r1.y + j12 * r2.y, b2 = j11 * r1.z + j12 * r2.z
-        let cov = scene.covariance, stride = scene.stride
-        let s00 = load(cov), s01 = load(cov + stride), s02 = load(cov + 2 * stride)
-        let s11 = load(cov + 3 * stride), s12 = load(cov + 4 * stride), s22 = load(cov + 5 * stride)
+        let (s00, s01, s02, s11, s12, s22, usable) = source.covariance(at: i)
+        mask = mask .& usable
         let sa0 = s00 * a0 + s01 * a1 + s02 * a2
         let sa1 = s01 * a0 + s11 * a1 + s12 * a2
         let sa2 = s02 * a0 + s12 * a1 + s22 * a2
@@ -258,5 +268,53 @@ struct Preprocessor {
         let row = depth * rowUnit * (1 + 1e-4) + 1e-3 + 1e-6 * magnitude(v)
         let column = depth * columnUnit * (1 + 1e-4) + 1e-3 + 1e-6 * magnitude(u)
         return (row, column)
+    }
+}
+
+/// Where a block's Σ and culling opacity come from: a protocol only so the projection loop is
+/// specialised for each form, never called through a witness table.
+protocol CovarianceSource {
+    /// The culling opacity of splats i..<i + 8 (0 for an unusable splat where the form knows).
+    func opacity(at i: Int) -> SIMD8<Float>
+    /// Σ (xx, xy, xz, yy, yz, zz) of splats i..<i + 8 and the lanes that are usable.
+    func covariance(at i: Int) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>,
+                                   SIMDMask<SIMD8<Int32>>)
+}
+
+/// The prepared columns (`ScenePreparation.prepared`): unusable splats already have opacity 0.
+struct PreparedCovariance: CovarianceSource {
+    let covariance: UnsafePointer<Float>
+    let opacity: UnsafePointer<Float>
+    let stride: Int
+
+    @inline(__always) func opacity(at i: Int) -> SIMD8<Float> {
+        UnsafeRawPointer(opacity + i).loadUnaligned(as: SIMD8<Float>.self)
+    }
+
+    @inline(__always)
+    func covariance(at i: Int) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>,
+                                   SIMDMask<SIMD8<Int32>>) {
+        @inline(__always) func load(_ k: Int) -> SIMD8<Float> {
+            UnsafeRawPointer(covariance + (k &* stride &+ i)).loadUnaligned(as: SIMD8<Float>.self)
+        }
+        return (load(0), load(1), load(2), load(3), load(4), load(5), SIMDMask(repeating: true))
+    }
+}
+
+/// Σ recomputed in the frame from the scene's columns (`ScenePreparation.perFrame`), by the same
+/// function that prepares it; the raw alpha culls, and the usable mask then removes what the
+/// prepared form would have given opacity 0.
+struct FrameCovariance: CovarianceSource {
+    let columns: SplatPreparation.Columns
+
+    @inline(__always) func opacity(at i: Int) -> SIMD8<Float> {
+        UnsafeRawPointer(columns.alpha + i).loadUnaligned(as: SIMD8<Float>.self)
+    }
+
+    @inline(__always)
+    func covariance(at i: Int) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>,
+                                   SIMDMask<SIMD8<Int32>>) {
+        let c = SplatPreparation.covarianceBlock(columns, at: i)
+        return (c.xx, c.xy, c.xz, c.yy, c.yz, c.zz, c.ok)
     }
 }

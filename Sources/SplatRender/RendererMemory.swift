@@ -3,14 +3,15 @@ import SplatCore
 extension Renderer {
     /// The most bytes a renderer holds for a scene of `splats` splats rendering frames of
     /// `width`×`height`: the per-scene state (`RenderScene`: covariance and opacity, 28 bytes a
-    /// splat) plus one set of per-frame tables (`FrameScratch`: compositor record, depth and tile
+    /// splat, none with `.perFrame`) plus one set of per-frame tables (`FrameScratch`: compositor record, depth and tile
     /// rectangle — 60 bytes a splat — the per-block tile counters, the pair list at its worst case
     /// of min(`maxTilePairs`, splats × tiles) entries with the per-tile sort's scratch for one
     /// task per core, and the 8-bit image). An upper bound known before anything is projected,
     /// which is what admission needs.
     public static func estimatedBytes(splats: Int, width: Int, height: Int,
-                                      maxTilePairs: Int = RenderSettings.defaultMaxTilePairs) -> Int {
-        let prepared = 7 * MemoryLayout<Float>.stride
+                                      maxTilePairs: Int = RenderSettings.defaultMaxTilePairs,
+                                      preparation: ScenePreparation = .prepared) -> Int {
+        let prepared = preparation == .prepared ? 7 * MemoryLayout<Float>.stride : 0
         let tiles = ((width + 15) / 16) * ((height + 15) / 16)
         let pairs = min(maxTilePairs, CheckedSize.mul(splats, tiles) ?? Int.max)
         let counters = min(TileBinner.maxCounters, CheckedSize.mul(tiles, 65) ?? Int.max) * MemoryLayout<Int>.stride

@@ -97,10 +97,14 @@ enum SplatPreparation {
         return acc.sum() + tail == 0
     }
 
-    /// Covariance and opacity for splats at..<min(at + 8, end); returns how many were dropped.
+    /// Σ of splats i..<i + 8 (xx, xy, xz, yy, yz, zz) and the lanes whose values are usable;
+    /// lanes past the caller's end are not masked here. The one computation of Σ: the prepared
+    /// columns store it, and the per-frame form (`RenderScene.Form.perFrame`) recomputes it in
+    /// each frame, bit for bit the same.
     @inline(__always)
-    private static func prepareBlock(_ c: Columns, at i: Int, end: Int, cov: UnsafeMutablePointer<Float>,
-                                     stride: Int, opacity: UnsafeMutablePointer<Float>) -> Int {
+    static func covarianceBlock(_ c: Columns, at i: Int)
+        -> (xx: SIMD8<Float>, xy: SIMD8<Float>, xz: SIMD8<Float>, yy: SIMD8<Float>, yz: SIMD8<Float>, zz: SIMD8<Float>,
+            ok: SIMDMask<SIMD8<Int32>>) {
         @inline(__always) func load(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
             UnsafeRawPointer(p + i).loadUnaligned(as: SIMD8<Float>.self)
         }
@@ -137,9 +141,23 @@ enum SplatPreparation {
         ok = ok .& notPlusInfOrNaN(lx) .& notPlusInfOrNaN(ly) .& notPlusInfOrNaN(lz)
         ok = ok .& finite(alpha) .& finite(dcR) .& finite(dcG) .& finite(dcB)
         ok = ok .& finite(c00) .& finite(c01) .& finite(c02) .& finite(c11) .& finite(c12) .& finite(c22)
-        let lanes = min(8, end - i)
-        if lanes < 8 { ok = ok .& (SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7) .< Int32(lanes)) }
+        return (c00, c01, c02, c11, c12, c22, ok)
+    }
 
+    /// The lanes of i..<min(i + 8, end).
+    @inline(__always)
+    static func lanes(at i: Int, end: Int) -> SIMDMask<SIMD8<Int32>> {
+        SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7) .< Int32(min(8, end - i))
+    }
+
+    /// Covariance and opacity for splats at..<min(at + 8, end); returns how many were dropped.
+    @inline(__always)
+    private static func prepareBlock(_ c: Columns, at i: Int, end: Int, cov: UnsafeMutablePointer<Float>,
+                                     stride: Int, opacity: UnsafeMutablePointer<Float>) -> Int {
+        let (c00, c01, c02, c11, c12, c22, valid) = covarianceBlock(c, at: i)
+        let ok = valid .& lanes(at: i, end: end)
+        let lanes = min(8, end - i)
+        let alpha = UnsafeRawPointer(c.alpha + i).loadUnaligned(as: SIMD8<Float>.self)
         let zero = SIMD8<Float>(repeating: 0)
         let store: (SIMD8<Float>, UnsafeMutablePointer<Float>) -> Void = { v, p in
             UnsafeMutableRawPointer(p).storeBytes(of: zero.replacing(with: v, where: ok), as: SIMD8<Float>.self)
@@ -152,6 +170,45 @@ enum SplatPreparation {
         for lane in 0..<lanes { opacity[i + lane] = o[lane] }
         var dropped = 0
         for lane in 0..<lanes where !ok[lane] { dropped += 1 }
+        return dropped
+    }
+
+    /// How many splats of `scene` are unusable, storing nothing (the per-frame form), or nil when
+    /// a splat's Float32 SH bands 1–3 hold a non-finite value: the per-frame form cannot drop
+    /// such splats, so the caller prepares instead. A cancelled token stops it between chunks.
+    static func countUnusable(_ scene: SplatScene, threads: Int?, cancellation: CancellationToken? = nil) -> Int? {
+        let n = scene.count
+        let chunks = max(1, (n + Self.chunkSize - 1) / Self.chunkSize)
+        let dropped = AlignedBuffer<Int>(count: chunks, zeroed: true)
+        let shFloats = scene.shFloatsPerSplat
+        let shChecked = 3 * SplatScene.shCoefficientCount(degree: min(scene.shDegree, 3))
+        let shBase = UnsafePointer(scene.sh.baseAddress)
+        let columns = Columns(scene)
+        Parallel.forEachChunk(count: n, chunkSize: Self.chunkSize, threads: threads, cancellation: cancellation) { chunk, range in
+            var count = countUnusable(columns, range: range)
+            if shChecked > 0, let shBase, !Self.allFinite(shBase + range.lowerBound * shFloats, count: range.count * shFloats) {
+                count = -1
+            }
+            dropped[chunk] = count
+        }
+        var total = 0
+        for c in 0..<chunks {
+            guard dropped[c] >= 0 else { return nil }
+            total += dropped[c]
+        }
+        return total
+    }
+
+    /// How many of the splats in `range` (block-aligned start) are unusable, without storing
+    /// anything.
+    static func countUnusable(_ columns: Columns, range: Range<Int>) -> Int {
+        var dropped = 0
+        var i = range.lowerBound
+        while i < range.upperBound {
+            let ok = covarianceBlock(columns, at: i).ok .& lanes(at: i, end: range.upperBound)
+            for lane in 0..<min(8, range.upperBound - i) where !ok[lane] { dropped += 1 }
+            i += 8
+        }
         return dropped
     }
 }

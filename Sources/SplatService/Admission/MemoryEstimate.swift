@@ -49,7 +49,7 @@ public struct MemoryEstimate: Sendable, Equatable {
         let rendersAnything = job.image != nil || job.needsOrbit
         let render = rendersAnything
             ? Renderer.estimatedBytes(splats: splats, width: settings.width, height: settings.height,
-                                      maxTilePairs: settings.maxTilePairs)
+                                      maxTilePairs: settings.maxTilePairs, preparation: job.preparation)
             : 0
         let frame = CheckedSize.mul(CheckedSize.mul(settings.width, settings.height) ?? Int.max, 4) ?? Int.max
         var held = 0

@@ -15,9 +15,10 @@ extension JobExecution {
             try step(.output) { () throws(SplatError) in try outputs.createDirectory(directory) }
         }
 
+        let preparation = job.preparation
         let renderer = try step(.render) { () throws(SplatError) in
             try report.time(.prepare) { () throws(SplatError) in
-                try Renderer(scene: scene, threads: settings.threads, cancellation: token)
+                try Renderer(scene: scene, threads: settings.threads, preparation: preparation, cancellation: token)
             }
         }
         var summary = RunReport.RenderSummary()

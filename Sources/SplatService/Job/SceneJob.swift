@@ -91,6 +91,11 @@ public struct SceneJob: Sendable {
     /// Whether any output needs the orbit.
     public var needsOrbit: Bool { framesDirectory != nil || sheet != nil || animation != nil }
 
+    /// A job without an orbit renders one view (twice at most, with the blank-frame guard's
+    /// retry): it keeps no per-splat covariances, which are recomputed in its frame. Orbits keep
+    /// them for their many frames. The memory estimate reads the same rule.
+    public var preparation: ScenePreparation { needsOrbit ? .prepared : .perFrame }
+
     /// `frame_000.png` …: three digits, more when the count needs them.
     public static func frameFileName(_ k: Int, of count: Int) -> String {
         let digits = max(3, String(max(0, count - 1)).count)
