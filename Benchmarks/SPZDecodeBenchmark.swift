@@ -9,11 +9,12 @@ import SplatFormats
 /// fresh anonymous mappings with transparent huge pages advised, as the decoder's are, so both
 /// pay the same page faults. Prints the best of N runs of each and the ratio. `--only ours` runs
 /// just the decoder (for `/usr/bin/time -v`); `file` times `SplatFile.decode`, which adds the
-/// non-finite filter.
+/// non-finite filter. `--sh codes` decodes into the render form (`SHStorage.quantized`).
 enum SPZDecodeBenchmark {
     static func run(_ arguments: [String]) -> Int32 {
-        let tool = ToolCommand("spz-decode", synopsis: "FILE [--repeat N] [--only ours|raw|file]")
-        let options = ToolCommand.Arguments(arguments, valueOptions: ["--repeat", "--only"])
+        let tool = ToolCommand("spz-decode", synopsis: "FILE [--repeat N] [--only ours|raw|file] [--sh float|codes]")
+        let options = ToolCommand.Arguments(arguments, valueOptions: ["--repeat", "--only", "--sh"])
+        let storage: SHStorage = options.string("--sh") == "codes" ? .quantized : .float32
         let repeats = options.value("--repeat", 5) { Int($0) }
         let only = options.string("--only")
         guard let path = options.words.last else { return tool.usage() }
@@ -31,16 +32,16 @@ enum SPZDecodeBenchmark {
             if only == nil || only == "ours" {
                 var splats = 0
                 let ours = try best(of: repeats) {
-                    let decoded = try SPZDecoder.decode(bytes, file: path, limits: DecodeLimits())
+                    let decoded = try SPZDecoder.decode(bytes, file: path, limits: DecodeLimits(), sh: storage)
                     splats = decoded.scene.count
                 }
-                results.append(("SPZDecoder.decode (\(splats) splats)", ours))
+                results.append(("SPZDecoder.decode (\(splats) splats, \(storage.rawValue))", ours))
             }
             if only == "file" {
                 results.append(("SplatFile.decode", try best(of: repeats) { _ = try SplatFile.decode(input) }))
             }
             for (name, time) in results {
-                print(name.padding(toLength: 40, withPad: " ", startingAt: 0)
+                print(name.padding(toLength: 52, withPad: " ", startingAt: 0)
                       + String(format: "%8.1f ms wall %8.1f ms cpu", milliseconds(time.wall), time.cpu * 1000))
             }
             if results.count == 2 {
