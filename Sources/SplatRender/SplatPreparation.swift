@@ -38,33 +38,68 @@ enum SplatPreparation {
         // Padding lanes past `count` stay zero: opacity 0 means never visible.
         (opa + n).initialize(repeating: 0, count: stride - n)
         for k in 0..<6 { (cov + k * stride + n).initialize(repeating: 0, count: stride - n) }
-
-        let chunks = max(1, (n + Self.chunkSize - 1) / Self.chunkSize)
-        let dropped = AlignedBuffer<Int>(count: chunks, zeroed: true)
-        let shFloats = scene.shFloatsPerSplat
-        // Bands above 3 are never evaluated, so only bands 1–3 must be finite.
-        let shChecked = 3 * SplatScene.shCoefficientCount(degree: min(scene.shDegree, 3))
-        let shBase = UnsafePointer(scene.sh.baseAddress)
-        let columns = Columns(scene)
-        Parallel.forEachChunk(count: n, chunkSize: Self.chunkSize, threads: threads, cancellation: cancellation) { chunk, range in
+        let sh = SHFiniteness(scene)
+        let dropped = eachChunk(scene, threads: threads, cancellation: cancellation) { columns, range in
             var droppedHere = prepare(columns, range: range, covariance: cov, opacity: opa, stride: stride)
-            if shChecked > 0, let shBase, !Self.allFinite(shBase + range.lowerBound * shFloats, count: range.count * shFloats) {
+            if !sh.isFinite(range) {
                 // Rare: find the splats whose bands 1–3 hold a NaN or infinity.
-                for i in range {
-                    let p = shBase + i * shFloats
-                    var acc: Float = 0
-                    for k in 0..<shChecked { acc += p[k] - p[k] }
-                    if !(acc == 0) && opa[i] != 0 {
-                        opa[i] = 0
-                        droppedHere += 1
-                    }
+                for i in range where !sh.isFinite(i..<i + 1) && opa[i] != 0 {
+                    opa[i] = 0
+                    droppedHere += 1
                 }
             }
-            dropped[chunk] = droppedHere
+            return droppedHere
         }
-        var total = 0
-        for c in 0..<chunks { total += dropped[c] }
-        return total
+        return dropped.reduce(0, +)
+    }
+
+    /// How many splats of `scene` are unusable, storing nothing (the per-frame form), or nil when
+    /// a splat's Float32 SH bands 1–3 hold a non-finite value: the per-frame form cannot drop
+    /// such splats, so the caller prepares instead. A cancelled token stops it between chunks.
+    static func countUnusable(_ scene: SplatScene, threads: Int?, cancellation: CancellationToken? = nil) -> Int? {
+        let sh = SHFiniteness(scene)
+        let dropped = eachChunk(scene, threads: threads, cancellation: cancellation) { columns, range in
+            sh.isFinite(range) ? countUnusable(columns, range: range) : -1
+        }
+        return dropped.contains { $0 < 0 } ? nil : dropped.reduce(0, +)
+    }
+
+    /// `body`'s result for each chunk of `scene`, in chunk order (chunks run in parallel).
+    private static func eachChunk(_ scene: SplatScene, threads: Int?, cancellation: CancellationToken?,
+                                  _ body: (Columns, Range<Int>) -> Int) -> [Int] {
+        let n = scene.count
+        let chunks = max(1, (n + Self.chunkSize - 1) / Self.chunkSize)
+        let results = AlignedBuffer<Int>(count: chunks, zeroed: true)
+        let columns = Columns(scene)
+        Parallel.forEachChunk(count: n, chunkSize: Self.chunkSize, threads: threads, cancellation: cancellation) { chunk, range in
+            results[chunk] = body(columns, range)
+        }
+        return (0..<chunks).map { results[$0] }
+    }
+
+    /// Whether a run of splats' Float32 SH bands 1–3 are finite (bands above 3 are never
+    /// evaluated); always true for a scene without Float32 SH (codes are always finite).
+    private struct SHFiniteness: @unchecked Sendable {
+        let base: UnsafePointer<Float>?
+        let floatsPerSplat: Int
+        let checked: Int
+
+        init(_ scene: SplatScene) {
+            floatsPerSplat = scene.shFloatsPerSplat
+            checked = 3 * SplatScene.shCoefficientCount(degree: min(scene.shDegree, 3))
+            base = checked > 0 ? UnsafePointer(scene.sh.baseAddress) : nil
+        }
+
+        func isFinite(_ range: Range<Int>) -> Bool {
+            guard let base else { return true }
+            if range.count == 1 {
+                let p = base + range.lowerBound * floatsPerSplat
+                var acc: Float = 0
+                for k in 0..<checked { acc += p[k] - p[k] }
+                return acc == 0
+            }
+            return SplatPreparation.allFinite(base + range.lowerBound * floatsPerSplat, count: range.count * floatsPerSplat)
+        }
     }
 
     /// Covariances and opacities of the splats in `range`, read from `columns` (indexed like
@@ -81,7 +116,7 @@ enum SplatPreparation {
     }
 
     /// Whether `count` floats are all finite (x − x is 0 for finite x, NaN otherwise), 16 at a time.
-    private static func allFinite(_ p: UnsafePointer<Float>, count: Int) -> Bool {
+    static func allFinite(_ p: UnsafePointer<Float>, count: Int) -> Bool {
         var acc = SIMD16<Float>()
         var j = 0
         while j + 16 <= count {
@@ -171,32 +206,6 @@ enum SplatPreparation {
         var dropped = 0
         for lane in 0..<lanes where !ok[lane] { dropped += 1 }
         return dropped
-    }
-
-    /// How many splats of `scene` are unusable, storing nothing (the per-frame form), or nil when
-    /// a splat's Float32 SH bands 1–3 hold a non-finite value: the per-frame form cannot drop
-    /// such splats, so the caller prepares instead. A cancelled token stops it between chunks.
-    static func countUnusable(_ scene: SplatScene, threads: Int?, cancellation: CancellationToken? = nil) -> Int? {
-        let n = scene.count
-        let chunks = max(1, (n + Self.chunkSize - 1) / Self.chunkSize)
-        let dropped = AlignedBuffer<Int>(count: chunks, zeroed: true)
-        let shFloats = scene.shFloatsPerSplat
-        let shChecked = 3 * SplatScene.shCoefficientCount(degree: min(scene.shDegree, 3))
-        let shBase = UnsafePointer(scene.sh.baseAddress)
-        let columns = Columns(scene)
-        Parallel.forEachChunk(count: n, chunkSize: Self.chunkSize, threads: threads, cancellation: cancellation) { chunk, range in
-            var count = countUnusable(columns, range: range)
-            if shChecked > 0, let shBase, !Self.allFinite(shBase + range.lowerBound * shFloats, count: range.count * shFloats) {
-                count = -1
-            }
-            dropped[chunk] = count
-        }
-        var total = 0
-        for c in 0..<chunks {
-            guard dropped[c] >= 0 else { return nil }
-            total += dropped[c]
-        }
-        return total
     }
 
     /// How many of the splats in `range` (block-aligned start) are unusable, without storing
