@@ -1,3 +1,4 @@
+import Foundation
 import SplatCore
 @testable import SplatFormats
 import Testing
@@ -100,5 +101,40 @@ extension SPZDecoderTests {
         let decoded = try SPZTestFiles.decode(TestGzip.gzip(payload))
         #expect(decoded.scene.alpha[0] == Float(200) / 255)
         #expect(decoded.scene.warnings == ["flag 0x80 (Spark LoD tree): the tree after the attributes is ignored and alpha decoded as usual"])
+    }
+}
+
+/// SPZ values are finite by construction, so `SplatFile` skips the non-finite pass for them —
+/// except v1's binary16 positions, where an infinity or NaN is still dropped.
+@Suite struct SPZFinitenessTests {
+    /// `v1-half.spz` with splat `index`'s x position replaced by the binary16 `bits`.
+    static func v1(withX bits: UInt16, at index: Int) throws -> [UInt8] {
+        let packed = try #require(TestGzip.gunzip(Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.vector("v1-half.spz"))))))
+        var body = packed
+        body[16 + 6 * index] = UInt8(bits & 0xFF)
+        body[16 + 6 * index + 1] = UInt8(bits >> 8)
+        return TestGzip.gzip(body)
+    }
+
+    @Test(arguments: [UInt16(0x7C00), 0xFC00, 0x7E00])
+    func halfPositionsAreStillFiltered(bits: UInt16) throws {
+        let clean = try SplatFile.decode(path: Fixtures.vector("v1-half.spz")).scene
+        let bytes = try Self.v1(withX: bits, at: 1)
+        let decoded = try bytes.withUnsafeBytes { try SplatFile.decode(InputBytes(copying: $0, name: "bad-half.spz")) }
+        #expect(decoded.scene.count == clean.count - 1)
+        #expect(decoded.scene.warnings.contains { $0.hasPrefix("non_finite") })
+        #expect(Array(decoded.scene.x).allSatisfy { $0.isFinite })
+    }
+
+    /// The fixed-point versions are proven finite by the decoder itself (no filter pass).
+    @Test func fixedPointVersionsAreProvenFinite() throws {
+        for name in ["minimal-v2.spz", "minimal-v3.spz", "minimal-v4.spz", "sh1-ext-v4.spz", "deg4-v4.spz"] {
+            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.vector(name))))
+            let decoded = try bytes.withUnsafeBytes { try SPZDecoder.decode($0, file: name, limits: DecodeLimits()) }
+            #expect(decoded.valuesProvenFinite, "\(name)")
+            #expect(try NonFiniteFilter.apply(to: decoded.scene, strict: true) == 0)
+        }
+        let v1 = Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.vector("v1-half.spz"))))
+        #expect(!(try v1.withUnsafeBytes { try SPZDecoder.decode($0, file: "v1", limits: DecodeLimits()) }).valuesProvenFinite)
     }
 }

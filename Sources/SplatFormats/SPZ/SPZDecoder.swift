@@ -59,7 +59,12 @@ public enum SPZDecoder {
         scene.warnings += header.warnings
         var sceneHeader = header.sceneHeader()
         sceneHeader.warnings = scene.warnings
-        return DecodedScene(scene: scene, header: sceneHeader)
+        var decoded = DecodedScene(scene: scene, header: sceneHeader)
+        // Every SPZ value is a byte or fixed-point integer through finite arithmetic (the square
+        // roots are clamped), so the non-finite rule has nothing to find and `SplatFile` skips
+        // its pass over the scene — except v1's binary16 positions, which can be ±∞ or NaN.
+        decoded.valuesProvenFinite = !header.usesHalfPositions
+        return decoded
     }
 
     /// Detects the container and validates the header (and v4 TOC).
