@@ -24,12 +24,15 @@ final class RenderScene: @unchecked Sendable {
     let x: UnsafePointer<Float>, y: UnsafePointer<Float>, z: UnsafePointer<Float>
     /// The scene's scalar columns, from which the per-frame form computes Σ.
     let columns: SplatPreparation.Columns
+    let colours: SplatColours
+    /// The prepared columns; nil in the per-frame form.
+    private let storage: (covariance: AlignedBuffer<Float>, opacity: AlignedBuffer<Float>)?
+
     /// Σ entries xx, xy, xz, yy, yz, zz as six planar columns of `stride` floats, and the culling
     /// opacity; nil in the per-frame form.
-    let prepared: (covariance: UnsafePointer<Float>, opacity: UnsafePointer<Float>)?
-    let colours: SplatColours
-    /// Own the memory behind `prepared`.
-    private let storage: (covariance: AlignedBuffer<Float>, opacity: AlignedBuffer<Float>)?
+    var prepared: (covariance: UnsafePointer<Float>, opacity: UnsafePointer<Float>)? {
+        storage.map { (UnsafePointer($0.covariance.base), UnsafePointer($0.opacity.base)) }
+    }
 
     /// The render form of a decoded scene already converted to the render frame. A cancelled
     /// token stops the per-splat pass between chunks; the result must then be discarded (the
@@ -47,12 +50,10 @@ final class RenderScene: @unchecked Sendable {
            let dropped = SplatPreparation.countUnusable(scene, threads: threads, cancellation: cancellation) {
             droppedCount = dropped
             storage = nil
-            prepared = nil
             return
         }
         let covariance = AlignedBuffer<Float>(count: 6 * stride), opacity = AlignedBuffer<Float>(count: stride)
         storage = (covariance, opacity)
-        prepared = (UnsafePointer(covariance.base), UnsafePointer(opacity.base))
         droppedCount = SplatPreparation.prepare(scene, covariance: covariance.base, opacity: opacity.base,
                                                 stride: stride, threads: threads, cancellation: cancellation)
     }
