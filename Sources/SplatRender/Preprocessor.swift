@@ -38,6 +38,8 @@ struct Preprocessor {
     let shDegree: Int
     /// Tests only: bin into INRIA's rectangle alone, without the opacity-aware box.
     var exhaustive = false
+    /// Set for the scene's last frame: its memory is handed back as chunks are done.
+    var release: SceneRelease?
 
     init(scene: RenderScene, view: ViewProjection, antialiased: Bool, shDegree: Int) {
         self.scene = scene
@@ -78,6 +80,7 @@ struct Preprocessor {
                 if let indices { (indices.base + range.lowerBound).update(from: local.baseAddress!, count: visible) }
                 counts[chunk] = visible
                 pairs[chunk] = pairCount
+                release?.finished(chunk: chunk)
               }
             }
         }

@@ -112,13 +112,7 @@ final class JobExecution {
             loaded = preloaded
         } else {
             emit("decode", 0, 1)
-            var load = job.load
-            load.format = header.format
-            // A job only renders: SH stays in the file's codes where it has them.
-            load.shStorage = .quantized
-            loaded = try step(.input) { () throws(SplatError) in
-                try SceneLoader.load(job.input, options: load, timings: &report.timings)
-            }
+            loaded = try decode(format: header.format)
             emit("decode", 1, 1)
         }
         let scene = loaded.scene
@@ -129,12 +123,23 @@ final class JobExecution {
         report.note(loaded.header.warnings + scene.warnings)
         try checkCancellation("after decoding", stage: .input)
 
-        try renderGuarded(scene: scene, decision: loaded.decision)
+        try renderGuarded(scene: scene, decision: loaded.decision, format: loaded.header.format)
         report.note(scene.warnings)
     }
 
+    /// Decodes the job's input in the form a job renders: SH stays in the file's codes where it
+    /// has them.
+    private func decode(format: SplatFormat) throws(JobFailure) -> LoadedScene {
+        var load = job.load
+        load.format = format
+        load.shStorage = .quantized
+        return try step(.input) { () throws(SplatError) in
+            try SceneLoader.load(job.input, options: load, timings: &report.timings)
+        }
+    }
+
     /// Plans and renders the views under the blank-frame guard (`CoverageGuard`).
-    private func renderGuarded(scene: SplatScene, decision: FrameDecision) throws(JobFailure) {
+    private func renderGuarded(scene: SplatScene, decision: FrameDecision, format: SplatFormat) throws(JobFailure) {
         let camera = job.view.camera
         let autoFramed = job.needsOrbit
             || (job.image != nil && camera.trainingView == nil && (camera.position == nil || camera.target == nil))
@@ -142,7 +147,16 @@ final class JobExecution {
         report.framingExtent = autoFramed ? .robust : nil
         var views = try planViews(scene: scene, decision: decision)
         var retried = false
-        if try !renderViews(views, scene: scene, retryBelow: autoFramed ? threshold : nil) {
+        // A one-view job that decoded its own scene lets the renderer hand the scene back while it
+        // projects (`Renderer.renderLastFrame`); the rare framing retry then decodes it again.
+        let releases = job.preloaded == nil && views.count == 1
+        var scene = scene
+        if try !renderViews(views, scene: scene, retryBelow: autoFramed ? threshold : nil, releasingScene: releases) {
+            if releases {
+                emit("decode", 0, 1)
+                scene = try decode(format: format).scene
+                emit("decode", 1, 1)
+            }
             // What the first pass wrote is taken back; the second pass writes every output.
             outputs.rollBack()
             report.outputs = []

@@ -6,8 +6,10 @@ import SplatRender
 extension JobExecution {
     /// Renders and writes `views`. With `retryBelow`, stops at the first view whose coverage is
     /// below it (or shows no splat) and returns false, before the sheet and the animation are
-    /// made: the caller frames again (`CoverageGuard`).
-    func renderViews(_ views: [PlannedView], scene: SplatScene, retryBelow: Double? = nil) throws(JobFailure) -> Bool {
+    /// made: the caller frames again (`CoverageGuard`). `releasingScene` renders a single view
+    /// with `Renderer.renderLastFrame`: the scene is unusable afterwards.
+    func renderViews(_ views: [PlannedView], scene: SplatScene, retryBelow: Double? = nil,
+                     releasingScene: Bool = false) throws(JobFailure) -> Bool {
         let options = job.view
         let settings = options.settings
         let frameCount = report.orbit?.frames ?? 0
@@ -35,7 +37,9 @@ extension JobExecution {
             try checkCancellation(i == 0 ? "before rendering" : "after \(i) of \(views.count) views", stage: .render)
             let result = try step(.render) { () throws(SplatError) in
                 try report.time(.render) { () throws(SplatError) in
-                    try renderer.render(camera: view.camera, settings: settings)
+                    releasingScene && views.count == 1
+                        ? try renderer.renderLastFrame(camera: view.camera, settings: settings)
+                        : try renderer.render(camera: view.camera, settings: settings)
                 }
             }
             summary.add(result)
