@@ -38,8 +38,7 @@ struct Preprocessor {
     let shDegree: Int
     /// Tests only: bin into INRIA's rectangle alone, without the opacity-aware box.
     var exhaustive = false
-    /// Set for the scene's last frame: its memory is handed back as chunks are done.
-    var release: SceneRelease?
+    var release: SceneRelease? // the last frame's: hands the scene's memory back as chunks are done
 
     init(scene: RenderScene, view: ViewProjection, antialiased: Bool, shDegree: Int) {
         self.scene = scene
@@ -60,8 +59,7 @@ struct Preprocessor {
         FrameScratch.ensure(&scratch.rects, n)
         let projected = scratch.projected, depth = scratch.depth, rects = scratch.rects
         let indices = recordIndices ? AlignedBuffer<UInt32>(count: max(n, 1)) : nil
-        let counts = AlignedBuffer<Int>(count: max(chunks, 1), zeroed: true)
-        let pairs = AlignedBuffer<Int>(count: max(chunks, 1), zeroed: true)
+        let counts = AlignedBuffer<Int>(count: max(chunks, 1), zeroed: true), pairs = AlignedBuffer<Int>(count: max(chunks, 1), zeroed: true)
         Parallel.forEachChunk(count: n, chunkSize: Self.chunkSize, threads: threads, cancellation: cancellation) { chunk, range in
             // The splat index of each visible slot of this chunk, for shading (32 KiB of stack).
             withUnsafeTemporaryAllocation(of: UInt32.self, capacity: Self.chunkSize) { local in
@@ -78,8 +76,7 @@ struct Preprocessor {
                 }
                 shadeVisible(from: range.lowerBound, count: visible, indices: local.baseAddress!, projected: projected.base)
                 if let indices { (indices.base + range.lowerBound).update(from: local.baseAddress!, count: visible) }
-                counts[chunk] = visible
-                pairs[chunk] = pairCount
+                (counts[chunk], pairs[chunk]) = (visible, pairCount)
                 release?.finished(chunk: chunk)
               }
             }
