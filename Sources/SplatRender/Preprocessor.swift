@@ -2,12 +2,14 @@ import SplatCore
 
 /// Per-frame, per-splat work (`rendering.md` 4–7, 9): camera transform, near-plane and opacity
 /// culls, EWA projection with the Jacobian clamp, 0.3 px² dilation and the anti-aliasing
-/// compensation, conic, INRIA radius and tile rectangle intersected with the opacity-aware box,
-/// then SH colour for the survivors only. SIMD over blocks of 8 splats, one chunk per task.
+/// compensation, conic, INRIA radius and tile rectangle narrowed to the compositor's reaches
+/// (the opacity-aware box, tightened), then SH colour for the survivors only. SIMD over
+/// blocks of 8 splats, one chunk per task.
 ///
 /// The lateral cull is the tile rectangle itself, computed for the whole block before any SH
-/// work: a splat is dropped exactly when its (rectangle ∩ box) holds no tile, so nothing that
-/// would touch a tile is lost, and off-screen splats never pay for SH.
+/// work: a splat is dropped exactly when its INRIA rectangle holds no tile, so nothing that
+/// would touch a tile is lost, and off-screen splats never pay for SH. It is counted visible
+/// then, as the reference counts it, even when the narrowing leaves it no tile to bin into.
 ///
 /// Visible splats of chunk c are written compacted, in index order, at `c·chunkSize ..<
 /// c·chunkSize + visibleInChunk[c]` of the output tables ("slots"), so no global prefix sum is
@@ -36,7 +38,7 @@ struct Preprocessor {
     let view: ViewProjection
     let antialiased: Bool
     let shDegree: Int
-    /// Tests only: bin into INRIA's rectangle alone, without the opacity-aware box.
+    /// Tests only: bin into INRIA's rectangle alone, without the narrowing to the reaches.
     var exhaustive = false
     var release: SceneRelease? // the last frame's: hands the scene's memory back as chunks are done
 
@@ -191,24 +193,13 @@ struct Preprocessor {
         var minY = ((pv - radius) * 0.0625).atLeast(zero).atMost(gy).rounded(.towardZero)
         var maxY = ((pv + radius + 15) * 0.0625).atLeast(zero).atMost(gy).rounded(.towardZero)
 
-        // Opacity-aware box (6.3): α ≥ 1/255 only where the squared Mahalanobis distance is at most
-        // k² = 2·ln(255·o_eff), i.e. within k·√a⁺ of u and k·√c⁺ of v. Intersecting it with the
-        // rectangle removes only tiles that receive nothing. The margins cover float error in the
-        // exponent (which grows with the splat's size) and in the fast log.
-        let logOpacity = FastLog.log(255 * oEff).atLeast(0)
-        let k = FastSqrt.sqrt(2 * (logOpacity + 1e-3))
-        let boxX = k * FastSqrt.sqrt(aPlus) * (1 + 4e-6 * aPlus) + 1
-        let boxY = k * FastSqrt.sqrt(cPlus) * (1 + 4e-6 * cPlus) + 1
-        if !exhaustive {
-            minX = minX.replacing(with: ((u - boxX) * 0.0625).rounded(.down), where: ((u - boxX) * 0.0625).rounded(.down) .> minX)
-            maxX = maxX.replacing(with: ((u + boxX) * 0.0625).rounded(.up), where: ((u + boxX) * 0.0625).rounded(.up) .< maxX)
-            minY = minY.replacing(with: ((v - boxY) * 0.0625).rounded(.down), where: ((v - boxY) * 0.0625).rounded(.down) .> minY)
-            maxY = maxY.replacing(with: ((v + boxY) * 0.0625).rounded(.up), where: ((v + boxY) * 0.0625).rounded(.up) .< maxY)
-        }
-        let tiles = (maxX - minX).atLeast(zero).atMost(gx) * (maxY - minY).atLeast(zero).atMost(gy)
+        var tiles = (maxX - minX).atLeast(zero).atMost(gx) * (maxY - minY).atLeast(zero).atMost(gy)
         mask = mask .& (tiles .> 0)
         guard mask.anyLane else { return }
 
+        // The opacity-aware box (6.3) is the narrowing below: α ≥ 1/255 only where the exponent
+        // reaches −ln(255·o_eff), and the reaches bound exactly where it can.
+        let logOpacity = FastLog.log(255 * oEff).atLeast(0)
         let threshold = -logOpacity - 1e-3
         let rowCoef = -0.5 * (conicC - conicB * conicB / conicA)
         let columnCoef = -0.5 * (conicA - conicB * conicB / conicC)
@@ -218,6 +209,11 @@ struct Preprocessor {
         let (rowReach, columnReach) = Self.reaches(u: u, v: v, conicA: conicA, conicB: conicB, conicC: conicC,
                                                    rect: (minX, minY, maxX, maxY), threshold: threshold,
                                                    rowUnit: rowUnit, columnUnit: columnUnit)
+        if !exhaustive {
+            (minX, minY, maxX, maxY) = Self.reachedTiles(u: u, v: v, rowReach: rowReach, columnReach: columnReach,
+                                                         rect: (minX, minY, maxX, maxY))
+            tiles = (maxX - minX) * (maxY - minY)
+        }
         // Small non-negative integers (tile coordinates ≤ 1024, tile counts ≤ 2²⁰) as Int32 lanes.
         @inline(__always) func integers(_ x: V) -> SIMD8<Int32> { unsafeBitCast(x + 12_582_912, to: SIMD8<Int32>.self) &- 0x4B40_0000 }
         let lanes = out.lanes
@@ -245,29 +241,6 @@ struct Preprocessor {
             visible &+= 1
             pairs &+= Int(word[96 &+ k])
         }
-    }
-
-    /// Row and column reaches of a splat valid for every tile of its rectangle (see
-    /// `ProjectedSplat.rowReach`). On a row at offset dy the exponent peaks at dy²·rowCoef
-    /// (rowCoef = −½(C − B²/A)), so it stays below a level p < 0 wherever |dy| > √(−p)·rowUnit,
-    /// rowUnit = √(−1/rowCoef); likewise for columns. The level is the cutoff lowered by the float
-    /// error of the compositor's exponent, which grows with the size of its terms (cancellation):
-    /// they are bounded here with the rectangle's pixel centres farthest from (u, v), which bound
-    /// those of any one tile. The slack covers the rounding of these sums.
-    @inline(__always)
-    static func reaches(u: SIMD8<Float>, v: SIMD8<Float>, conicA: SIMD8<Float>, conicB: SIMD8<Float>, conicC: SIMD8<Float>,
-                        rect: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>), threshold: SIMD8<Float>,
-                        rowUnit: SIMD8<Float>, columnUnit: SIMD8<Float>) -> (row: SIMD8<Float>, column: SIMD8<Float>) {
-        @inline(__always) func magnitude(_ x: SIMD8<Float>) -> SIMD8<Float> { x.replacing(with: -x, where: x .< 0) }
-        let (minX, minY, maxX, maxY) = rect
-        let dxMax = magnitude(u - (minX * 16 + 0.5)).atLeast(magnitude(u - (maxX * 16 - 0.5)))
-        let dyMax = magnitude(v - (minY * 16 + 0.5)).atLeast(magnitude(v - (maxY * 16 - 0.5)))
-        let terms = conicA * dxMax * dxMax + conicC * dyMax * dyMax + 2 * magnitude(conicB) * dxMax * dyMax
-        let level = threshold - 0.01 - 2e-6 * terms
-        let depth = FastSqrt.sqrt(-level)
-        let row = depth * rowUnit * (1 + 1e-4) + 1e-3 + 1e-6 * magnitude(v)
-        let column = depth * columnUnit * (1 + 1e-4) + 1e-3 + 1e-6 * magnitude(u)
-        return (row, column)
     }
 }
 

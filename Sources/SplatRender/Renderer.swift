@@ -17,7 +17,7 @@ public final class Renderer: @unchecked Sendable {
     public var preparation: ScenePreparation { renderScene.prepared == nil ? .perFrame : .prepared }
     /// Worker threads used when a frame's settings do not say (nil = all cores).
     public let threads: Int?
-    /// Tests only: no opacity box, no pre-tests (see `TileCompositor.exhaustive`).
+    /// Tests only: no narrowing of the tile rectangles, no pre-tests (see `TileCompositor.exhaustive`).
     var exhaustive = false
     /// Tests only: chunks per released group of a last frame (`SceneRelease`).
     var releaseGroupChunks = SceneRelease.chunksPerGroup

@@ -51,7 +51,7 @@ import Testing
         #expect(p.opacity == 0.8)
         #expect(out.depth[0] == 5)
         // r = ceil(3·√λ₁) = 5 (the 0.1 floor applies: the discriminant is 6e−5); INRIA rectangle
-        // from (u − 0.5, v − 0.5): x ∈ [2, 3), y ∈ [1, 3); the opacity box agrees.
+        // from (u − 0.5, v − 0.5): x ∈ [2, 3), y ∈ [1, 3); narrowing to the reaches agrees.
         #expect(rect == TileRect(2, 1, 3, 3))
         #expect(out.pairCount == 2)
         // −ln(255·o) − 1e−3.

@@ -172,7 +172,7 @@ import TestSupport
     }
 }
 
-/// The opacity-aware box and every pre-test before exp claim to be exact: with them all
+/// The narrowed tile rectangles and every pre-test before exp claim to be exact: with them all
 /// disabled (INRIA rectangle only, every pixel of every binned tile evaluated) the image must be
 /// byte-identical.
 @Suite struct ExactCullingTests {
