@@ -42,9 +42,7 @@ struct GLTFDocument {
                 throw SplatError(.tooLarge, "glTF JSON is \(bytes.count) bytes; the limit is \(limits.maxMetaJsonBytes)", file: file)
             }
         }
-        var separators = 0
-        for byte in json where byte == 0x2C || byte == 0x3A || byte == 0x5B || byte == 0x7B { separators += 1 }
-        parsedBytes = CheckedSize.mul(separators + 1, JSONParser.bytesPerValue) ?? Int.max
+        parsedBytes = JSONParser.treeBytesBound(json)
         root = try Self.parse(json, file: file, limits: limits, warnings: &warnings)
         asset = try Self.checkAsset(root, fields: fields)
         extensionsUsed = try fields.strings(root["extensionsUsed"], "extensionsUsed")

@@ -22,7 +22,7 @@ struct SOGMeta: Sendable {
     var count: Int
     var model: SplatModel
     var warnings: [String] = []
-    /// About what the parse of this meta.json held (Foundation objects per value).
+    /// The most the parsed tree of this meta.json can hold (`JSONParser.treeBytesBound`).
     var parsedBytes = 0
     /// `asset.generator`, when given.
     var generator: String?
@@ -48,9 +48,6 @@ struct SOGMeta: Sendable {
         [meansLowerFile, meansUpperFile, quatsFile, scalesFile, sh0File] + (shN.map { [$0.centroidsFile, $0.labelsFile] } ?? [])
     }
 
-    /// Memory Foundation's JSON parser takes per value, rounded up.
-    static let bytesPerJSONValue = 64
-
     /// Parses and validates `meta.json` bytes. Oversized → `too_large`; not JSON, missing or
     /// ill-typed keys, bad codebooks, bands ∉ 1...3, unsafe file names → `bad_meta`; a
     /// `version` other than 2 → `unsupported_version`.
@@ -58,37 +55,32 @@ struct SOGMeta: Sendable {
         guard bytes.count <= limits.maxMetaJsonBytes else {
             throw SplatError(.tooLarge, "meta.json is \(bytes.count) bytes; the limit is \(limits.maxMetaJsonBytes)", file: file)
         }
-        // Foundation builds an object per JSON value (about 60 bytes each, measured), so 30 MiB of
-        // "0," (35 KB deflated in a .sog) would take a gigabyte: the parse is an intermediate,
-        // checked before it starts against the larger of the two ceilings (a tiny scene ceiling
-        // must not refuse an ordinary meta.json). Every value but the first follows a comma, a
-        // colon or an opening bracket, so their count bounds the values.
-        var separators = 0
-        for byte in bytes where byte == 0x2C || byte == 0x3A || byte == 0x5B || byte == 0x7B { separators += 1 }
-        let parsedBytes = CheckedSize.mul(separators + 1, Self.bytesPerJSONValue) ?? Int.max
+        // The parsed tree is an intermediate of the decode, so its bound is counted before the
+        // parse starts (30 MiB of "0," is 35 KB deflated in a .sog). Our own bounded parser keeps
+        // that bound: Foundation's allocated an object per value, 60–90 bytes each depending on
+        // the allocator's state, so a meta.json of a million values overran its estimate.
+        let values = JSONParser.valueBound(bytes)
+        let parsedBytes = JSONParser.treeBytesBound(bytes)
         self.parsedBytes = parsedBytes
         // A SOG meta.json needs a few thousand values (256-entry codebooks, mins and maxs): far
         // more is padding meant to make the parse expensive.
-        guard separators < limits.maxMetaJsonValues else {
-            throw SplatError(.tooLarge, "meta.json holds up to \(separators + 1) JSON values; parsing them would take about \(parsedBytes) bytes; a SOG scene needs a few thousand and the limit is \(limits.maxMetaJsonValues) values",
+        guard values <= limits.maxMetaJsonValues else {
+            throw SplatError(.tooLarge, "meta.json holds up to \(values) JSON values; parsing them would take about \(parsedBytes) bytes; a SOG scene needs a few thousand and the limit is \(limits.maxMetaJsonValues) values",
                              file: file)
         }
+        // Checked against the larger of the two ceilings: a tiny scene ceiling must not refuse an
+        // ordinary meta.json.
         let parseLimit = max(limits.maxDecodedBytes, limits.maxMetaJsonBytes)
         guard parsedBytes <= parseLimit else {
-            throw SplatError(.tooLarge, "meta.json holds up to \(separators + 1) JSON values; parsing them would take about \(parsedBytes) bytes; the limit is \(parseLimit)",
+            throw SplatError(.tooLarge, "meta.json holds up to \(values) JSON values; parsing them would take about \(parsedBytes) bytes; the limit is \(parseLimit)",
                              file: file)
         }
-        let root: Any
-        do {
-            root = try JSONSerialization.jsonObject(with: Data(bytes), options: [])
-        } catch {
-            throw SplatError(.badMeta, "meta.json is not valid JSON: \(error.localizedDescription)", file: file)
-        }
-        let json = JSONReader(file: file)
+        let root = try JSONParser.parse(bytes, file: file, maxValues: values)
+        let json = SOGMetaFields(file: file)
         let top = try json.object(root, "meta.json")
 
-        if let v = top["version"], !(v is NSNull) {
-            guard json.integer(v) == 2 else {
+        if let v = top["version"], !v.isNull {
+            guard v.integerValue == 2 else {
                 throw SplatError(.unsupportedVersion, "SOG meta.json version \(v) is not supported (only 2, or no version key for v1)",
                                  file: file, field: "version")
             }
@@ -108,11 +100,11 @@ struct SOGMeta: Sendable {
         scalesFile = try json.files(scales["files"], "scales.files", count: 1)[0]
         let sh0 = try json.object(top["sh0"], "sh0")
         sh0File = try json.files(sh0["files"], "sh0.files", count: 1)[0]
-        if let asset = top["asset"] as? [String: Any] { generator = asset["generator"] as? String }
+        generator = top["asset"]?.objectValue?["generator"]?.stringValue
 
         var warnings: [String] = []
         if version == 2 {
-            guard let n = json.integer(top["count"]), n >= 1 else {
+            guard let n = top["count"]?.integerValue, n >= 1 else {
                 throw SplatError(.badMeta, "count must be a positive integer", file: file, field: "count")
             }
             count = n
@@ -123,7 +115,7 @@ struct SOGMeta: Sendable {
             alphaTable = (0..<256).map { Float(Double($0) / 255) }
         } else {
             // v1 keeps the count in every attribute's shape; means is the one the engine reads.
-            guard let shape = means["shape"] as? [Any], let n = shape.first.flatMap(json.integer), n >= 1 else {
+            guard let n = means["shape"]?.arrayValue?.first?.integerValue, n >= 1 else {
                 throw SplatError(.badMeta, "means.shape[0] (the splat count) must be a positive integer", file: file, field: "means.shape")
             }
             count = n
@@ -140,14 +132,14 @@ struct SOGMeta: Sendable {
             }
         }
 
-        if let raw = top["shN"], !(raw is NSNull) {
+        if let raw = top["shN"], !raw.isNull {
             let shn = try json.object(raw, "shN")
             let files = try json.files(shn["files"], "shN.files", count: 2)
             if version == 2 {
-                guard let bands = json.integer(shn["bands"]), (1...3).contains(bands) else {
+                guard let bands = shn["bands"]?.integerValue, (1...3).contains(bands) else {
                     throw SplatError(.badMeta, "shN.bands must be 1, 2 or 3", file: file, field: "shN.bands")
                 }
-                guard let palette = json.integer(shn["count"]), palette >= 1 else {
+                guard let palette = shn["count"]?.integerValue, palette >= 1 else {
                     throw SplatError(.badMeta, "shN.count (palette size) must be a positive integer", file: file, field: "shN.count")
                 }
                 let book = try json.codebook(shn["codebook"], "shN.codebook", warnings: &warnings)
@@ -161,13 +153,13 @@ struct SOGMeta: Sendable {
 
         // A valid `model` wins; otherwise `antialias: true` means antialiased.
         var model = SplatModel.default
-        if let name = top["model"] as? String, let m = SplatModel(rawValue: name) {
+        if let name = top["model"]?.stringValue, let m = SplatModel(rawValue: name) {
             model = m
         } else {
-            if let unknown = top["model"], !(unknown is NSNull) {
-                warnings.append("unknown SOG model \(unknown) ignored")
+            if let unknown = top["model"], !unknown.isNull {
+                warnings.append("unknown SOG model \(unknown.stringValue.map { "\"\($0)\"" } ?? unknown.typeName) ignored")
             }
-            if let aa = top["antialias"] as? NSNumber, JSONReader.isBool(aa), aa.boolValue { model = .antialiased }
+            if top["antialias"]?.boolValue == true { model = .antialiased }
         }
         self.model = model
         self.warnings = warnings
@@ -189,59 +181,42 @@ struct SOGMeta: Sendable {
     }
 }
 
-/// Typed access to `JSONSerialization` output, every failure a `bad_meta` naming the key.
-private struct JSONReader {
+/// Typed reads of `meta.json` values; every failure is a `bad_meta` naming the key.
+private struct SOGMetaFields {
     let file: String?
-
-    /// JSON booleans arrive as NSNumber too; their Objective-C type is `c`.
-    static func isBool(_ n: NSNumber) -> Bool {
-        String(cString: n.objCType) == "c"
-    }
 
     func fail(_ field: String, _ message: String) -> SplatError {
         SplatError(.badMeta, "\(field) \(message)", file: file, field: field)
     }
 
-    func object(_ v: Any?, _ field: String) throws(SplatError) -> [String: Any] {
-        guard let o = v as? [String: Any] else { throw fail(field, v == nil ? "is missing" : "must be an object") }
+    func object(_ v: JSONValue?, _ field: String) throws(SplatError) -> [String: JSONValue] {
+        guard let o = v?.objectValue else { throw fail(field, v == nil ? "is missing" : "must be an object") }
         return o
     }
 
-    /// An integer-typed JSON number (not a boolean, not written with a fraction or exponent).
-    func integer(_ v: Any?) -> Int? {
-        guard let n = v as? NSNumber, !Self.isBool(n) else { return nil }
-        switch String(cString: n.objCType) {
-        case "d", "f": return nil
-        case "Q": return n.uint64Value <= UInt64(Int.max) ? Int(n.uint64Value) : nil
-        default: return Int(exactly: n.int64Value)
-        }
+    func number(_ v: JSONValue?, _ field: String) throws(SplatError) -> Double {
+        guard let n = v?.numberValue else { throw fail(field, v == nil ? "is missing" : "must be a finite number") }
+        return n
     }
 
-    func number(_ v: Any?, _ field: String) throws(SplatError) -> Double {
-        guard let n = v as? NSNumber, !Self.isBool(n), n.doubleValue.isFinite else {
-            throw fail(field, v == nil ? "is missing" : "must be a finite number")
-        }
-        return n.doubleValue
-    }
-
-    func numbers(_ v: Any?, _ field: String, count: Int) throws(SplatError) -> [Double] {
-        guard let a = v as? [Any], a.count == count else { throw fail(field, "must be an array of \(count) numbers") }
+    func numbers(_ v: JSONValue?, _ field: String, count: Int) throws(SplatError) -> [Double] {
+        guard let a = v?.arrayValue, a.count == count else { throw fail(field, "must be an array of \(count) numbers") }
         var out: [Double] = []
         for (i, e) in a.enumerated() { out.append(try number(e, "\(field)[\(i)]")) }
         return out
     }
 
-    func vector3(_ v: Any?, _ field: String) throws(SplatError) -> SIMD3<Double> {
+    func vector3(_ v: JSONValue?, _ field: String) throws(SplatError) -> SIMD3<Double> {
         let a = try numbers(v, field, count: 3)
         return SIMD3(a[0], a[1], a[2])
     }
 
     /// At least `count` safe relative names; extra names are ignored.
-    func files(_ v: Any?, _ field: String, count: Int) throws(SplatError) -> [String] {
-        guard let a = v as? [Any], a.count >= count else { throw fail(field, "must list \(count) file name(s)") }
+    func files(_ v: JSONValue?, _ field: String, count: Int) throws(SplatError) -> [String] {
+        guard let a = v?.arrayValue, a.count >= count else { throw fail(field, "must list \(count) file name(s)") }
         var out: [String] = []
         for (i, e) in a.prefix(count).enumerated() {
-            guard let name = e as? String else { throw fail("\(field)[\(i)]", "must be a string") }
+            guard let name = e.stringValue else { throw fail("\(field)[\(i)]", "must be a string") }
             guard SOGMeta.isSafeFileName(name) else {
                 throw fail("\(field)[\(i)]", "\"\(name)\" must be a relative path without '..' components or URL scheme")
             }
@@ -252,18 +227,18 @@ private struct JSONReader {
 
     /// 256 finite numbers. A lone `null` at entry 0 (older writers) is repaired the way the
     /// PlayCanvas engine does, one average step below entry 1, with a warning.
-    func codebook(_ v: Any?, _ field: String, warnings: inout [String]) throws(SplatError) -> [Float] {
-        guard let a = v as? [Any], a.count == 256 else { throw fail(field, "must be an array of 256 numbers") }
+    func codebook(_ v: JSONValue?, _ field: String, warnings: inout [String]) throws(SplatError) -> [Float] {
+        guard let a = v?.arrayValue, a.count == 256 else { throw fail(field, "must be an array of 256 numbers") }
         var values = [Double](repeating: 0, count: 256)
         var nullAtZero = false
         for (i, e) in a.enumerated() {
-            if i == 0, e is NSNull { nullAtZero = true; continue }
-            guard let n = e as? NSNumber, !Self.isBool(n), n.doubleValue.isFinite else {
-                let what = e is NSNull ? (a.allSatisfy { $0 is NSNull } ? "is all null (values lost by an old writer)" : "has null at entry \(i)")
+            if i == 0, e.isNull { nullAtZero = true; continue }
+            guard let n = e.numberValue else {
+                let what = e.isNull ? (a.allSatisfy(\.isNull) ? "is all null (values lost by an old writer)" : "has null at entry \(i)")
                     : "has a non-numeric entry at \(i)"
                 throw fail(field, what)
             }
-            values[i] = n.doubleValue
+            values[i] = n
         }
         if nullAtZero {
             values[0] = values[1] - (values[255] - values[1]) / 255

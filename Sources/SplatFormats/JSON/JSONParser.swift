@@ -1,6 +1,7 @@
 import SplatCore
 
-/// A strict, bounded RFC 8259 parser for glTF JSON (`formats-gltf.md` 11.3): UTF-8 validated,
+/// A strict, bounded RFC 8259 parser for the JSON inside scenes — glTF (`formats-gltf.md` 11.3)
+/// and SOG `meta.json` (`formats.md` 5.2): UTF-8 validated,
 /// no NaN/Infinity literals, nesting at most `maxDepth` containers (so the recursion is bounded),
 /// and at most `maxValues` values, checked as they are made, so a hostile file cannot make the
 /// parsed tree cost more memory than the caller allowed. Failures are `bad_meta` with the byte
@@ -9,6 +10,20 @@ struct JSONParser {
     /// Memory one parsed value may take (the enum, its slot in an array or dictionary, hashing
     /// overhead), rounded up; used to turn a byte budget into a value budget.
     static let bytesPerValue = 96
+
+    /// The most values `bytes` can hold: every value but the first follows a comma, a colon or
+    /// an opening bracket, so their count bounds the values without parsing anything.
+    static func valueBound(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var separators = 0
+        for byte in bytes where byte == 0x2C || byte == 0x3A || byte == 0x5B || byte == 0x7B { separators += 1 }
+        return separators + 1
+    }
+
+    /// About what the parsed tree of `bytes` can hold at most (`valueBound` × `bytesPerValue`),
+    /// for a job's memory estimate, known before the parse starts.
+    static func treeBytesBound(_ bytes: UnsafeRawBufferPointer) -> Int {
+        CheckedSize.mul(valueBound(bytes), bytesPerValue) ?? Int.max
+    }
 
     private let bytes: UnsafeRawBufferPointer
     private let file: String?
