@@ -1,6 +1,11 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// A C library from Debian, found with pkg-config; its module map is in `Sources/<name>`.
+func debianLibrary(_ name: String, pkgConfig: String, apt package: String) -> Target {
+    .systemLibrary(name: name, path: "Sources/\(name)", pkgConfig: pkgConfig, providers: [.apt([package])])
+}
+
 // Release builds should name a CPU (see README "Building"): the flags live in
 // tools/ scripts, not here, because unsafe flags stop others depending on us.
 let package = Package(
@@ -12,24 +17,16 @@ let package = Package(
     ],
     targets: [
         // C libraries from Debian.
-        .systemLibrary(name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd",
-                       providers: [.apt(["libzstd-dev"])]),
-        .systemLibrary(name: "CDeflate", path: "Sources/CDeflate", pkgConfig: "libdeflate",
-                       providers: [.apt(["libdeflate-dev"])]),
-        .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
-                       providers: [.apt(["libpng-dev"])]),
-        .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebp",
-                       providers: [.apt(["libwebp-dev"])]),
-        .systemLibrary(name: "CHiredis", path: "Sources/CHiredis", pkgConfig: "hiredis",
-                       providers: [.apt(["libhiredis-dev"])]),
+        debianLibrary("CZstd", pkgConfig: "libzstd", apt: "libzstd-dev"),
+        debianLibrary("CDeflate", pkgConfig: "libdeflate", apt: "libdeflate-dev"),
+        debianLibrary("CPNG", pkgConfig: "libpng", apt: "libpng-dev"),
+        debianLibrary("CWebP", pkgConfig: "libwebp", apt: "libwebp-dev"),
+        debianLibrary("CHiredis", pkgConfig: "hiredis", apt: "libhiredis-dev"),
         // curl_easy_setopt is variadic: shim.h holds one typed wrapper per argument kind.
-        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
-                       providers: [.apt(["libcurl4-openssl-dev"])]),
+        debianLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
         // libmicrohttpd's start and info calls are variadic: shim.h forwards them (MHD_OPTION_ARRAY).
-        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
-                       providers: [.apt(["libmicrohttpd-dev"])]),
-        .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
-                       providers: [.apt(["libturbojpeg0-dev"])]),
+        debianLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: "libmicrohttpd-dev"),
+        debianLibrary("CTurboJPEG", pkgConfig: "libturbojpeg", apt: "libturbojpeg0-dev"),
         // zlib's init functions are macros: a thin C wrapper makes them callable.
         .target(name: "CZlib", path: "Sources/CZlib", linkerSettings: [.linkedLibrary("z")]),
 

@@ -1,15 +1,9 @@
 import SplatCore
-/// One rendered frame.
+/// One rendered frame. Only `Renderer` makes these, so the memberwise initialiser stays internal.
 public struct RenderResult: Sendable {
     /// RGB when a background was given, RGBA (straight alpha) otherwise.
     public var image: ImageBuffer
     /// Mean over all pixels of the accumulated alpha 1 − T (0 = empty, 1 = fully covered).
     public var coverage: Double
     public var stats: RenderStats
-
-    public init(image: ImageBuffer, coverage: Double, stats: RenderStats) {
-        self.image = image
-        self.coverage = coverage
-        self.stats = stats
-    }
 }

@@ -72,7 +72,7 @@ public final class HTTPServer: Sendable {
         var routes = router
         OperationalRoutes.install(on: &routes, metrics: metrics, admission: admission) { state.draining.load(ordering: .relaxed) }
         core = ServerCore(state: state, router: routes, admission: admission, metrics: serverMetrics, accessLog: accessLog,
-                          settings: .init(maxBodyBytes: configuration.maxBodyBytes, requestTimeout: configuration.requestTimeout))
+                          settings: configuration)
     }
 
     deinit { stop() }

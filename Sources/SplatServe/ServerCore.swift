@@ -8,21 +8,16 @@ import SplatService
 /// completion callback into the log line and the metrics. The I/O half lives here; jobs,
 /// completion and draining are in `ServerCore+Jobs.swift`.
 final class ServerCore: Sendable {
-    struct Settings: Sendable {
-        var maxBodyBytes: Int
-        var requestTimeout: Duration
-    }
-
     let state: ServerState
     let router: Router
     let admission: AdmissionController
     let metrics: ServerMetrics
     let accessLog: (any AccessLogSink)?
-    let settings: Settings
+    let settings: HTTPServer.Configuration
     let pool: JobThreadPool
     let watcher: DisconnectWatcher?
 
-    init(state: ServerState, router: Router, admission: AdmissionController, metrics: ServerMetrics, accessLog: (any AccessLogSink)?, settings: Settings) {
+    init(state: ServerState, router: Router, admission: AdmissionController, metrics: ServerMetrics, accessLog: (any AccessLogSink)?, settings: HTTPServer.Configuration) {
         self.state = state
         self.router = router
         self.admission = admission

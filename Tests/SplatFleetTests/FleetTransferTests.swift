@@ -42,12 +42,9 @@ extension FleetTests {
         }
 
         @Test func flakyInputSucceedsOnTheThirdAttemptAndABrokenOneIsDead() throws {
-            let redisServer = try RedisServerProcess.start()
-            defer { redisServer.stop() }
-            let http = try HTTPTestServer()
-            defer { http.stop() }
-            let outputs = try Fixtures.temporaryDirectory("fleet-out")
-            defer { try? FileManager.default.removeItem(at: outputs) }
+            let bed = try FleetTestBed.start("fleet-out")
+            defer { bed.stop() }
+            let redisServer = bed.redisServer, http = bed.http, outputs = bed.folder
             try http.serve("scene.spz", [7, 7, 7])
             let redis = redisServer.client()
             _ = try redis.addJobs([

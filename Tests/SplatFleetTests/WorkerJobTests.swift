@@ -13,13 +13,10 @@ extension FleetTests {
         static func bytes(_ path: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) }
 
         @Test func everyOutputKindToFilesAndPutURLsWithTheCommandLinesBytes() throws {
-            let redisServer = try RedisServerProcess.start()
-            defer { redisServer.stop() }
-            let http = try HTTPTestServer()
-            defer { http.stop() }
+            let bed = try FleetTestBed.start("worker-jobs")
+            defer { bed.stop() }
+            let redisServer = bed.redisServer, http = bed.http, dir = bed.folder
             try http.serve("fruit.ply", try Self.bytes(Self.fruit))
-            let dir = try Fixtures.temporaryDirectory("worker-jobs")
-            defer { try? FileManager.default.removeItem(at: dir) }
             let out = dir.appendingPathComponent("out").path
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
             let options = #"{"resolution": "48x40", "sh-degree": 1}"#

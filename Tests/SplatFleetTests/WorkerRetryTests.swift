@@ -12,13 +12,10 @@ extension FleetTests {
         static let options = #"{"resolution": "24x24", "sh-degree": 0}"#
 
         @Test func a503TwiceSucceedsOnAttempt3AndAlways503IsDeadWithMaxAttempts() throws {
-            let redisServer = try RedisServerProcess.start()
-            defer { redisServer.stop() }
-            let http = try HTTPTestServer()
-            defer { http.stop() }
+            let bed = try FleetTestBed.start("worker-retry")
+            defer { bed.stop() }
+            let redisServer = bed.redisServer, http = bed.http, out = bed.folder
             try http.serve("fruit.ply", [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.fruit))))
-            let out = try Fixtures.temporaryDirectory("worker-retry")
-            defer { try? FileManager.default.removeItem(at: out) }
             let redis = redisServer.client()
             _ = try redis.addJob(fleetJob("flaky", input: http.url("/files/fruit.ply?fail=2"), options: Self.options,
                                           outputs: [("image", "file://\(out.path)/flaky.png", "")]))
@@ -76,12 +73,9 @@ extension FleetTests {
         }
 
         @Test func locationsOutsideTheRootsOrWithOtherSchemesAreBadJobsNeverTouched() throws {
-            let redisServer = try RedisServerProcess.start()
-            defer { redisServer.stop() }
-            let http = try HTTPTestServer()
-            defer { http.stop() }
-            let dir = try Fixtures.temporaryDirectory("worker-roots")
-            defer { try? FileManager.default.removeItem(at: dir) }
+            let bed = try FleetTestBed.start("worker-roots")
+            defer { bed.stop() }
+            let redisServer = bed.redisServer, http = bed.http, dir = bed.folder
             let inputs = dir.appendingPathComponent("in").path, outputs = dir.appendingPathComponent("out").path
             let outside = dir.appendingPathComponent("outside").path
             for folder in [inputs, outputs, outside] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }

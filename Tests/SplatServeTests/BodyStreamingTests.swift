@@ -22,36 +22,35 @@ import Testing
         }
     }
 
-    @Test func aDeclaredBodyOverTheCapIsRefusedBeforeItIsSent() throws {
+    /// Posts a `size`-byte body to the echo route of a server that takes 1 MiB and checks the
+    /// refusal; `check` then looks at how much of the body curl sent.
+    private func postOverTheCap(_ size: Int, headers: [String] = [],
+                                check: (TestServer, CurlClient.Result) throws -> Void) throws {
         try TestServer.with(maxBody: 1 << 20) { t in
-            let file = try TestServer.bodyFile(16 << 20)
+            let file = try TestServer.bodyFile(size)
             defer { try? FileManager.default.removeItem(at: file) }
-            let result = try t.curl.request("POST", "/test/echo", bodyFile: file)
+            let result = try t.curl.request("POST", "/test/echo", bodyFile: file, headers: headers)
             #expect(result.status == 413, "curl exit \(result.exitCode): \(result.stderr)")
             #expect(result.errorKind == "body_too_large")
+            try check(t, result)
+        }
+    }
+
+    @Test func aDeclaredBodyOverTheCapIsRefusedBeforeItIsSent() throws {
+        try postOverTheCap(16 << 20) { t, result throws in
             #expect(result.uploaded < 16 << 20, "curl sent \(result.uploaded) bytes")
             #expect(try t.waitForMetrics { $0[#"splatrender_rejected_total{reason="body_too_large"}"#] == 1 })
         }
     }
 
     @Test func aClientExpecting100ContinueSendsNoBodyAtAll() throws {
-        try TestServer.with(maxBody: 1 << 20) { t in
-            let file = try TestServer.bodyFile(4 << 20)
-            defer { try? FileManager.default.removeItem(at: file) }
-            let result = try t.curl.request("POST", "/test/echo", bodyFile: file, headers: ["Expect: 100-continue"])
-            #expect(result.status == 413)
-            #expect(result.errorKind == "body_too_large")
+        try postOverTheCap(4 << 20, headers: ["Expect: 100-continue"]) { _, result in
             #expect(result.uploaded == 0, "curl sent \(result.uploaded) bytes")
         }
     }
 
     @Test func aChunkedBodyPastTheCapIsRefusedMidUpload() throws {
-        try TestServer.with(maxBody: 1 << 20) { t in
-            let file = try TestServer.bodyFile(16 << 20)
-            defer { try? FileManager.default.removeItem(at: file) }
-            let result = try t.curl.request("POST", "/test/echo", bodyFile: file, headers: ["Transfer-Encoding: chunked"])
-            #expect(result.status == 413)
-            #expect(result.errorKind == "body_too_large")
+        try postOverTheCap(16 << 20, headers: ["Transfer-Encoding: chunked"]) { _, result in
             #expect(result.uploaded < 16 << 20, "curl sent \(result.uploaded) bytes")
         }
     }

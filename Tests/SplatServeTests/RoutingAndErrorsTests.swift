@@ -50,12 +50,17 @@ import SplatCore
         }
     }
 
-    @Test func factoryRefusalIsABadRequest() throws {
-        try TestServer.with { t in
-            let result = try t.curl.request("POST", "/test/fail?kind=nonsense")
-            #expect(result.status == 400)
-            #expect(result.errorKind == "invalid_argument")
-            #expect(try t.waitForMetrics { $0[#"splatrender_rejected_total{reason="bad_request"}"#] == 1 })
+    /// Requests refused before a job starts: a factory's refusal, an estimate over the budget.
+    @Test(arguments: [
+        (budget: TestServer.defaultBudget, path: "/test/fail?kind=nonsense", status: 400, kind: "invalid_argument", reason: "bad_request"),
+        (budget: 1000, path: "/test/hold?bytes=1001", status: 413, kind: "too_large", reason: "too_large"),
+    ])
+    func refusalsAnswerTheirStatusAndAreCounted(budget: Int, path: String, status: Int, kind: String, reason: String) throws {
+        try TestServer.with(budget: budget) { t in
+            let result = try t.curl.request("POST", path)
+            #expect(result.status == status)
+            #expect(result.errorKind == kind)
+            #expect(try t.waitForMetrics { $0[#"splatrender_rejected_total{reason="\#(reason)"}"#] == 1 })
         }
     }
 
@@ -81,15 +86,6 @@ import SplatCore
             #expect(samples[#"splatrender_stage_duration_seconds_count{stage="queue"}"#] == 2)
             #expect(samples[#"splatrender_stage_duration_seconds_count{stage="render"}"#] == 2)
             #expect(samples["splatrender_splats_decoded_total"] == 2)
-        }
-    }
-
-    @Test func anEstimateOverTheBudgetIs413() throws {
-        try TestServer.with(budget: 1000) { t in
-            let result = try t.curl.request("POST", "/test/hold?bytes=1001")
-            #expect(result.status == 413)
-            #expect(result.errorKind == "too_large")
-            #expect(try t.waitForMetrics { $0[#"splatrender_rejected_total{reason="too_large"}"#] == 1 })
         }
     }
 

@@ -9,27 +9,18 @@ import TestSupport
 
 @Suite struct ContactSheetJobTests {
     @Test func tilesAreTheIndividualRendersDownscaled() throws {
-        let dir = try Fixtures.temporaryDirectory("svc-sheet")
-        let path = dir.appendingPathComponent("sheet.png").path
-        let view = ViewRequest(settings: RenderSettings(width: 30, height: 24, maxShDegree: 0))
+        let settings = RenderSettings(width: 30, height: 24, maxShDegree: 0)
         let plan = SheetPlan(views: 3, elevationsDegrees: [10, 45], downscale: 2)
-        let report = SceneJob(command: "turntable", input: .path(ServiceFixtures.fruit), view: view,
-                              sheet: SheetOutput(path: path, plan: plan)).run().report
-        #expect(report.succeeded, "\(String(describing: report.error))")
-        let sheet = try PNGReader.read(path: path)
+        let (sheet, report) = try ServiceFixtures.renderSheet(plan, settings: settings, tag: "svc-sheet")
         // 3 tiles of 15×12 per row, 2 rows, no gap.
         #expect(sheet.width == 45 && sheet.height == 24 && sheet.channels == 4)
 
-        // Render each view independently, straight through the renderer, and shrink it.
-        let loaded = try SceneLoader.load(.path(ServiceFixtures.fruit))
-        let renderer = Renderer(scene: loaded.scene)
         let orbit = try #require(report.orbit)
         let cameras = plan.cameras(on: orbit)
         #expect(cameras.count == 6)
         let layout = try ContactSheet.layout(count: 6, tileWidth: 30, tileHeight: 24, columns: 3, downscale: 2)
         var tiles: [ImageBuffer] = []
-        for (j, camera) in cameras.enumerated() {
-            let alone = try renderer.render(camera: camera, settings: view.settings).image.downscaled(by: 2)
+        for (j, alone) in try ServiceFixtures.tilesRenderedAlone(plan, on: orbit, settings: settings).enumerated() {
             let (x, y) = layout.origin(ofTile: j)
             let tile = ServiceFixtures.crop(sheet, x: x, y: y, width: 15, height: 12)
             #expect(tile == alone, "tile \(j)")

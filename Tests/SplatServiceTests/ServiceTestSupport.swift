@@ -1,7 +1,10 @@
 import SplatCore
 import Foundation
 import SplatImage
+import SplatRender
 import TestSupport
+import Testing
+@testable import SplatService
 
 /// Scenes and measurements the service suites share.
 enum ServiceFixtures {
@@ -40,6 +43,23 @@ enum ServiceFixtures {
             if !isDirectory.boolValue { out.append(next) }
         }
         return out.sorted()
+    }
+
+    /// Runs a `turntable` job on the fruit that writes only a contact sheet with `plan`, checks
+    /// that it succeeded, and reads the sheet back.
+    static func renderSheet(_ plan: SheetPlan, settings: RenderSettings, tag: String) throws -> (sheet: ImageBuffer, report: RunReport) {
+        let path = try Fixtures.temporaryDirectory(tag).appendingPathComponent("sheet.png").path
+        let report = SceneJob(command: "turntable", input: .path(fruit), view: ViewRequest(settings: settings),
+                              sheet: SheetOutput(path: path, plan: plan)).run().report
+        #expect(report.succeeded, "\(String(describing: report.error))")
+        return (try PNGReader.read(path: path), report)
+    }
+
+    /// Every view of `plan` on `orbit`, rendered alone from the fruit straight through the
+    /// renderer and shrunk as a sheet tile is: what each tile of the sheet must equal.
+    static func tilesRenderedAlone(_ plan: SheetPlan, on orbit: Turntable, settings: RenderSettings) throws -> [ImageBuffer] {
+        let renderer = Renderer(scene: try SceneLoader.load(.path(fruit)).scene)
+        return try plan.cameras(on: orbit).map { try renderer.render(camera: $0, settings: settings).image.downscaled(by: plan.downscale) }
     }
 
     static func bytes(_ path: String) throws -> [UInt8] {

@@ -15,23 +15,15 @@ import TestSupport
     /// Renders the sheet, then checks every tile against its view rendered alone and shrunk,
     /// and every other pixel against the background.
     func check(_ plan: SheetPlan, columns: Int, gridRows: Int) throws {
-        let dir = try Fixtures.temporaryDirectory("svc-sheet-grid")
-        let path = dir.appendingPathComponent("sheet.png").path
-        let report = SceneJob(command: "turntable", input: .path(ServiceFixtures.fruit), view: ViewRequest(settings: Self.settings),
-                              sheet: SheetOutput(path: path, plan: plan)).run().report
-        #expect(report.succeeded, "\(String(describing: report.error))")
-        let sheet = try PNGReader.read(path: path)
+        let (sheet, report) = try ServiceFixtures.renderSheet(plan, settings: Self.settings, tag: "svc-sheet-grid")
         let (tw, th, gap) = (10, 8, plan.gutter)
         #expect(sheet.width == columns * tw + (columns - 1) * gap && sheet.height == gridRows * th + (gridRows - 1) * gap,
                 "\(sheet.width)×\(sheet.height)")
         #expect(sheet.channels == 3)
 
-        let loaded = try SceneLoader.load(.path(ServiceFixtures.fruit))
-        let renderer = Renderer(scene: loaded.scene)
         let orbit = try #require(report.orbit)
         var owned = [Bool](repeating: false, count: sheet.width * sheet.height)
-        for (j, camera) in plan.cameras(on: orbit).enumerated() {
-            let alone = try renderer.render(camera: camera, settings: Self.settings).image.downscaled(by: 2)
+        for (j, alone) in try ServiceFixtures.tilesRenderedAlone(plan, on: orbit, settings: Self.settings).enumerated() {
             let cell = plan.cell(ofTile: j)
             let (x, y) = ((cell % columns) * (tw + gap), (cell / columns) * (th + gap))
             #expect(ServiceFixtures.crop(sheet, x: x, y: y, width: tw, height: th) == alone, "tile \(j) at cell \(cell)")

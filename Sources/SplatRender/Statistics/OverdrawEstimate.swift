@@ -19,6 +19,8 @@
 /// divides by the mean face area (dx·dy + dy·dz + dz·dx)/3. For the same splats and box ours is
 /// fillRatio × mean face / largest face, between ⅓ and 1 of it (⅓ for a flat tile, 1 for a cube):
 /// layers seen through the broad side rather than averaged over the three axis views.
+///
+/// Only `SceneStatistics` makes these, so the memberwise initialiser stays internal.
 public struct OverdrawEstimate: Sendable, Equatable {
     /// The renderer's cull threshold (1/255, `rendering.md`): fainter splats draw nothing.
     public static let minimumOpacity: Float = Preprocessor.minAlpha
@@ -37,12 +39,4 @@ public struct OverdrawEstimate: Sendable, Equatable {
     /// The divisor (scene units²).
     public var crossSectionArea: Double
     public var crossSection: CrossSection
-
-    public init(ratio: Double, footprintArea: Double, splatCount: Int, crossSectionArea: Double, crossSection: CrossSection) {
-        self.ratio = ratio
-        self.footprintArea = footprintArea
-        self.splatCount = splatCount
-        self.crossSectionArea = crossSectionArea
-        self.crossSection = crossSection
-    }
 }

@@ -4,16 +4,12 @@
 /// sort the n values x₀ ≤ … ≤ xₙ₋₁, let h = (n − 1)·p, k = ⌊h⌋; the percentile is
 /// xₖ + (h − k)·(xₖ₊₁ − xₖ), or xₖ when h = k. Exact: the order statistics are selected from
 /// all values (`SampledSelection`), not estimated from a sample or a histogram.
+///
+/// Only `SceneStatistics` makes these, so the memberwise initialiser stays internal.
 public struct Percentiles: Sendable, Equatable {
     public var p1: Double
     public var p50: Double
     public var p99: Double
-
-    public init(p1: Double, p50: Double, p99: Double) {
-        self.p1 = p1
-        self.p50 = p50
-        self.p99 = p99
-    }
 
     /// The fractions reported, in field order.
     static let fractions = [0.01, 0.5, 0.99]

@@ -14,6 +14,8 @@ import SplatRender
 ///
 /// Not counted: the process itself (code, runtime, thread stacks: about 30 MiB, the same for
 /// every job), which a budget for many jobs pays once.
+///
+/// Only `of(_:header:inputBytes:)` makes these, so the memberwise initialiser stays internal.
 public struct MemoryEstimate: Sendable, Equatable {
     public var inputBytes: Int
     public var sceneBytes: Int
@@ -21,22 +23,26 @@ public struct MemoryEstimate: Sendable, Equatable {
     public var renderBytes: Int
     public var outputBytes: Int
 
+    /// The parts in report order, each with its `json` key and its word in `summary`: the sum,
+    /// the summary and the JSON all read this one list, so a new part cannot be left out of one.
+    var parts: [(key: String, label: String, bytes: Int)] {
+        [
+            ("input_bytes", "input", inputBytes),
+            ("scene_bytes", "scene", sceneBytes),
+            ("decode_scratch_bytes", "decode", decodeScratchBytes),
+            ("render_bytes", "render", renderBytes),
+            ("output_bytes", "outputs", outputBytes),
+        ]
+    }
+
     /// The sum, saturating.
     public var totalBytes: Int {
-        [inputBytes, sceneBytes, decodeScratchBytes, renderBytes, outputBytes].reduce(0) { CheckedSize.add($0, $1) ?? Int.max }
+        parts.reduce(0) { CheckedSize.add($0, $1.bytes) ?? Int.max }
     }
 
     /// Bytes an encoder may hold per input pixel byte: filtered rows plus the compressed bound
     /// (PNG), or libwebp's working copies (WebP); measured below 2 for both.
     static let encoderBytesPerPixelByte = 3
-
-    public init(inputBytes: Int, sceneBytes: Int, decodeScratchBytes: Int, renderBytes: Int, outputBytes: Int) {
-        self.inputBytes = inputBytes
-        self.sceneBytes = sceneBytes
-        self.decodeScratchBytes = decodeScratchBytes
-        self.renderBytes = renderBytes
-        self.outputBytes = outputBytes
-    }
 
     /// The estimate for `job` whose input has `header` and holds `inputBytes` in memory.
     public static func of(_ job: SceneJob, header: SceneHeader, inputBytes: Int) -> MemoryEstimate {
@@ -80,18 +86,11 @@ public struct MemoryEstimate: Sendable, Equatable {
     /// "1.62 GiB (input 84 MiB, scene 765 MiB, decode 150 MiB, render 560 MiB, outputs 3 MiB)".
     public var summary: String {
         let m = AdmissionVerdict.mebibytes
-        return "\(m(totalBytes)) (input \(m(inputBytes)), scene \(m(sceneBytes)), decode \(m(decodeScratchBytes)), render \(m(renderBytes)), outputs \(m(outputBytes)))"
+        return "\(m(totalBytes)) (" + parts.map { "\($0.label) \(m($0.bytes))" }.joined(separator: ", ") + ")"
     }
 
     /// The report's `memory_estimate` object.
     public var json: JSONValue {
-        .object([
-            ("total_bytes", .int(totalBytes)),
-            ("input_bytes", .int(inputBytes)),
-            ("scene_bytes", .int(sceneBytes)),
-            ("decode_scratch_bytes", .int(decodeScratchBytes)),
-            ("render_bytes", .int(renderBytes)),
-            ("output_bytes", .int(outputBytes)),
-        ])
+        .object([("total_bytes", .int(totalBytes))] + parts.map { ($0.key, .int($0.bytes)) })
     }
 }

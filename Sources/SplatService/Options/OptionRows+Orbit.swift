@@ -11,18 +11,16 @@ extension OptionTable {
                    "number of turntable frames, evenly spaced in azimuth"),
         OptionSpec(.turntable, .integer(1...Turntable.maxFrames), placeholder: "FRAMES", for: [.thumbnails],
                    "also write FRAMES turntable frames per input to <stem>/frame_NNN.png (also the frame count of --animation, default 36)"),
-        OptionSpec(.elevation, .number(-89...89), default: OptionTable.text(Turntable.defaultElevationDegrees), placeholder: "DEG",
-                   for: orbiting,
-                   "orbit elevation above the horizon; clamped to an SPZ file's safe-orbit hints when it has them",
-                   variants: [.render: OptionVariant(.number(-89...89), default: OptionTable.text(AutoFramer.defaultElevationDegrees),
-                                                     placeholder: "DEG",
-                                                     "elevation of the automatic view above the horizon (the framing is fitted for it); --camera-pos/--camera-target override")]),
-        OptionSpec(.azimuth, .number(-360...360), default: OptionTable.text(Turntable.defaultStartAzimuthDegrees), placeholder: "DEG",
-                   for: orbiting,
-                   "azimuth of frame 0 (the default makes frame 0 the automatic view of render)",
-                   variants: [.render: OptionVariant(.number(-360...360), default: OptionTable.text(AutoFramer.defaultAzimuthDegrees),
-                                                     placeholder: "DEG",
-                                                     "azimuth of the automatic view around the framed centre (the same image as frame 0 of a one-frame turntable at these angles)")]),
+        orbitAngle(.elevation, -89...89,
+                   orbit: (Turntable.defaultElevationDegrees,
+                           "orbit elevation above the horizon; clamped to an SPZ file's safe-orbit hints when it has them"),
+                   render: (AutoFramer.defaultElevationDegrees,
+                            "elevation of the automatic view above the horizon (the framing is fitted for it); --camera-pos/--camera-target override")),
+        orbitAngle(.azimuth, -360...360,
+                   orbit: (Turntable.defaultStartAzimuthDegrees,
+                           "azimuth of frame 0 (the default makes frame 0 the automatic view of render)"),
+                   render: (AutoFramer.defaultAzimuthDegrees,
+                            "azimuth of the automatic view around the framed centre (the same image as frame 0 of a one-frame turntable at these angles)")),
         OptionSpec(.distance, .number(0.01...100), default: OptionTable.text(CameraRequest.defaultDistanceFactor), placeholder: "FACTOR",
                    for: rendering,
                    "camera distance as a multiple of the automatic framing's (2 = twice as far); a camera position given as an option wins"),
@@ -65,4 +63,13 @@ extension OptionTable {
         OptionSpec(.fromStdin, .flag, for: [.thumbnails],
                    "also read input paths from standard input, one per line"),
     ]
+
+    /// An angle in degrees that the orbiting commands read for their orbit and `render` for its
+    /// automatic view: one range and placeholder for both, a default and help for each.
+    static func orbitAngle(_ name: OptionName, _ range: ClosedRange<Double>, orbit: (default: Double, help: String),
+                           render: (default: Double, help: String)) -> OptionSpec {
+        OptionSpec(name, .number(range), default: text(orbit.default), placeholder: "DEG", for: orbiting, orbit.help,
+                   variants: [.render: OptionVariant(.number(range), default: text(render.default), placeholder: "DEG",
+                                                     render.help)])
+    }
 }

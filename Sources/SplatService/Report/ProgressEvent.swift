@@ -1,4 +1,5 @@
 /// A step of progress, for progress lines and for a supervising process (`--progress json`).
+/// Only jobs and batches make these, so the memberwise initialiser stays internal.
 public struct ProgressEvent: Sendable, Equatable {
     /// `decode`, `render`, `encode`, or `files` for a batch.
     public var stage: String
@@ -8,14 +9,6 @@ public struct ProgressEvent: Sendable, Equatable {
     public var milliseconds: Double
     /// The input the event is about; nil for batch-wide events.
     public var input: String?
-
-    public init(stage: String, done: Int, total: Int, milliseconds: Double, input: String? = nil) {
-        self.stage = stage
-        self.done = done
-        self.total = total
-        self.milliseconds = milliseconds
-        self.input = input
-    }
 
     /// `{"stage":"render","done":3,"total":36,"ms":1234.5,"input":"a.ply"}`.
     public var json: JSONValue {

@@ -16,9 +16,11 @@ struct TestServer {
     let log: CapturedAccessLog
     var port: Int { server.port }
     var curl: CurlClient { CurlClient(port: port) }
+    /// The memory budget of `with` unless a test asks for another.
+    static let defaultBudget = 1 << 30
 
     /// Starts a server, runs `body`, and stops the server whatever `body` does.
-    static func with<T>(workers: Int = 2, queue: Int = 4, budget: Int = 1 << 30, maxBody: Int = 8 << 20,
+    static func with<T>(workers: Int = 2, queue: Int = 4, budget: Int = TestServer.defaultBudget, maxBody: Int = 8 << 20,
                         ioThreads: Int = 2, idleTimeout: Int = 30, requestTimeout: Duration = .seconds(30),
                         _ body: (TestServer) throws -> T) throws -> T {
         var configuration = HTTPServer.Configuration(maxBodyBytes: maxBody)
