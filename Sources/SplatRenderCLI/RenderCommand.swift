@@ -42,7 +42,8 @@ enum RenderCommand {
             if written, let image = outcome.image {
                 let format = (try? encoding.resolvedFormat(for: nil as String?)) ?? .png
                 report.outputs.append(OutputRecord(path: "-", role: .image, format: format.rawValue, bytes: png.count,
-                                                   width: image.width, height: image.height, channels: image.channels))
+                                                   width: image.width, height: image.height,
+                                                   channels: format.supportsAlpha ? image.channels : 3))
             } else {
                 let why = context.stdout.writeFailure.map { ": \($0)" } ?? ""
                 report.failed(SplatError(.io, "cannot write the image to standard output\(why)", file: "-"), at: .output)

@@ -86,6 +86,22 @@ import TestSupport
         #expect(run.err.text.contains("camera: position"))
     }
 
+    /// A JPEG has no alpha: its record says 3 channels whether it went to a file or to stdout
+    /// (stdout used to report the rendered buffer's 4).
+    @Test func jpegToStdoutIsRecordedWithoutAlpha() throws {
+        let dir = try Fixtures.temporaryDirectory("cli-render-jpeg-stdout")
+        let report = dir.appendingPathComponent("r.json").path
+        let run = runCLI([Self.fruit, "--out", "-", "--out-format", "jpeg", "--resolution", "40x30", "--report", report])
+        #expect(run.status == 0, "\(run.err.text)")
+        #expect(Array(run.out.bytes.prefix(3)) == [0xFF, 0xD8, 0xFF])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        let outputs = try #require(json["outputs"] as? [[String: Any]])
+        #expect(outputs.count == 1)
+        #expect(outputs.first?["format"] as? String == "jpeg")
+        #expect(outputs.first?["channels"] as? Int == 3)
+        #expect(run.err.text.contains("40x30 RGB JPEG"), "\(run.err.text)")
+    }
+
     @Test func verboseJSONPrintsTheRunReport() throws {
         let dir = try Fixtures.temporaryDirectory("cli-render-json")
         let out = dir.appendingPathComponent("a.png").path
