@@ -92,15 +92,15 @@ extension ServeEndToEndTests {
 
         @Test func aFullServerAnswers503WithRetryAfter() throws {
             try ServeProcess.with(["--workers", "1", "--queue", "1"]) { server in
-                // Holds the one worker (a debug build at 2048² needs well over 8 s) until the client
-                // gives up after 8 s, which cancels the job.
-                let long = Pending { try? server.curl.request("POST", "/v1/render?resolution=2048x2048", bodyFile: TestScenes.spz, maxTime: 8) }
+                // Holds the one worker (a debug build at 2048² needs 15–30 s) until the client
+                // gives up after 14 s, which cancels the job.
+                let long = Pending { try? server.curl.request("POST", "/v1/render?resolution=2048x2048", bodyFile: TestScenes.spz, maxTime: 14) }
                 #expect(try server.waitForMetrics { $0["splatrender_jobs_running"] == 1 })
                 // The queue's one place, given up at its deadline: 503, the reservation never made.
-                // Its 3 s leave room for the metrics poll and the third request on a loaded machine
-                // (with 1.5 s it could expire first, and the third request would be queued, not
-                // refused); the long job still holds the worker well past it.
-                let waiting = Pending { try? server.curl.request("POST", "/v1/render?resolution=32x32&timeout=3", bodyFile: TestScenes.spz) }
+                // Its 6 s leave room for the metrics poll and the third request on a loaded machine
+                // (with 1.5 s, and once with 3 s while the whole suite ran, it expired before the
+                // poll saw it queued); the long job still holds the worker well past it.
+                let waiting = Pending { try? server.curl.request("POST", "/v1/render?resolution=32x32&timeout=6", bodyFile: TestScenes.spz) }
                 #expect(try server.waitForMetrics { $0["splatrender_queue_depth"] == 1 })
                 let busy = try server.curl.request("POST", "/v1/render?resolution=32x32", bodyFile: TestScenes.spz)
                 #expect(busy.status == 503)
