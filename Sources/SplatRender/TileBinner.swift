@@ -45,21 +45,23 @@ struct TileBinner {
         let counters = scratch.counters
         counters.base.initialize(repeating: 0, count: blocks * tiles)
         return visibleInChunk.withUnsafeBufferPointer { visible in
-            @inline(__always) func forEachSlot(ofBlock b: Int, _ body: (Int) -> Void) {
+            // Every (slot, tile) pair of block b, in slot order, with the block's counter for
+            // the tile: the counting pass and the scatter walk the pairs the same way.
+            @inline(__always) func forEachPair(ofBlock b: Int, _ body: (Int, UnsafeMutablePointer<Int>) -> Void) {
+                let blockCounters = counters.base + b * tiles
                 for c in (b * chunksPerBlock)..<min(chunks, (b + 1) * chunksPerBlock) {
                     let first = c * chunkSize
-                    for slot in first..<(first + visible[c]) { body(slot) }
+                    for slot in first..<(first + visible[c]) {
+                        let rect = rects[slot]
+                        for ty in Int(rect[1])..<Int(rect[3]) {
+                            let row = blockCounters + ty * tilesX
+                            for tx in Int(rect[0])..<Int(rect[2]) { body(slot, row + tx) }
+                        }
+                    }
                 }
             }
             Parallel.forEach(iterations: blocks, threads: threads) { b in
-                let counts = counters.base + b * tiles
-                forEachSlot(ofBlock: b) { slot in
-                    let rect = rects[slot]
-                    for ty in Int(rect[1])..<Int(rect[3]) {
-                        let row = counts + ty * tilesX
-                        for tx in Int(rect[0])..<Int(rect[2]) { row[tx] += 1 }
-                    }
-                }
+                forEachPair(ofBlock: b) { _, counter in counter.pointee += 1 }
             }
             let start = AlignedBuffer<Int>(count: tiles + 1)
             var total = 0
@@ -74,17 +76,11 @@ struct TileBinner {
             start[tiles] = total
             FrameScratch.ensure(&scratch.entries, total)
             let entries = scratch.entries
+            // The counters now hold each block's write position inside each tile's range.
             Parallel.forEach(iterations: blocks, threads: threads) { b in
-                let offsets = counters.base + b * tiles
-                forEachSlot(ofBlock: b) { slot in
-                    let rect = rects[slot]
-                    for ty in Int(rect[1])..<Int(rect[3]) {
-                        let row = offsets + ty * tilesX
-                        for tx in Int(rect[0])..<Int(rect[2]) {
-                            entries[row[tx]] = UInt32(truncatingIfNeeded: slot)
-                            row[tx] += 1
-                        }
-                    }
+                forEachPair(ofBlock: b) { slot, position in
+                    entries[position.pointee] = UInt32(truncatingIfNeeded: slot)
+                    position.pointee += 1
                 }
             }
             sortTiles(start: start, entries: entries, depth: projection.depth, tiles: tiles, threads: threads,
