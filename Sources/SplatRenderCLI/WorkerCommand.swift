@@ -66,6 +66,7 @@ enum WorkerCommand {
         if let seconds = parsed.number(.lease) { c.lease = .nanoseconds(Int64(seconds * 1e9)) }
         c.maxAttempts = parsed.integer(.maxAttempts) ?? c.maxAttempts
         c.concurrency = parsed.integer(.concurrency) ?? c.concurrency
+        if let seconds = parsed.number(.grace) { c.grace = .nanoseconds(Int64(seconds * 1e9)) }
         try c.validate()
         return c
     }

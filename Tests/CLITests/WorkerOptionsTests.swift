@@ -16,7 +16,23 @@ import TestSupport
         #expect(p.memoryBudget == 2 * 805_306_368, "the worker's budget is serve's, not the command line's")
         let c = try WorkerCommand.configuration(p, redis: "redis://127.0.0.1:6379")
         #expect(c.lease == .seconds(60) && c.maxAttempts == 3 && c.concurrency == Parallel.processorCount)
+        #expect(c.grace == .seconds(WorkerDefaults.graceSeconds) && c.grace == .seconds(30))
         #expect(c.consumer.hasSuffix("-\(getpid())"))
+    }
+
+    /// `--grace` is the worker's as it is serve's, each with its own default; the worker's was a
+    /// fixed 30 s.
+    @Test func graceIsAnOptionWithTheWorkersDefault() throws {
+        let given = try CommandLineParser.parse(["worker", "--redis", "redis://127.0.0.1:6379", "--grace", "2.5"])
+        #expect(try WorkerCommand.configuration(given, redis: "redis://127.0.0.1:6379").grace == .milliseconds(2500))
+        let fromEnvironment = try CommandLineParser.parse(["worker", "--redis", "redis://127.0.0.1:6379"],
+                                                          environment: ["SPLATRENDER_GRACE": "0"])
+        #expect(try WorkerCommand.configuration(fromEnvironment, redis: "redis://127.0.0.1:6379").grace == .zero)
+        #expect(try CommandLineParser.parse(["serve"]).number(.grace) == ServeDefaults.graceSeconds)
+        #expect(throws: UsageError.self) {
+            try CommandLineParser.parse(["worker", "--redis", "redis://127.0.0.1:6379", "--grace", "-1"])
+        }
+        #expect(throws: UsageError.self) { try CommandLineParser.parse(["render", "a.ply", "--out", "a.png", "--grace", "1"]) }
     }
 
     @Test func theEnvironmentFillsWhatTheCommandLineLeftOut() throws {

@@ -81,7 +81,7 @@ extension OptionTable {
                     with --to-frame. --keep-frame writes the stored values unchanged.
                     """,
                     positionals: ["IN", "OUT"], positionalCount: 2...2),
-        CommandSpec(name: .worker, synopsis: "worker --redis URL [--stream KEY] [--group NAME] [--consumer NAME] [--results KEY] [--dead KEY] [--lease SECONDS] [--max-attempts N] [--concurrency N] [--memory-budget BYTES] [--input-root DIR] [--output-root DIR] [--metrics-listen HOST:PORT]",
+        CommandSpec(name: .worker, synopsis: "worker --redis URL [--stream KEY] [--group NAME] [--consumer NAME] [--results KEY] [--dead KEY] [--lease SECONDS] [--max-attempts N] [--concurrency N] [--grace SECONDS] [--memory-budget BYTES] [--input-root DIR] [--output-root DIR] [--metrics-listen HOST:PORT]",
                     summary: "run jobs from a Redis stream as one worker of a fleet",
                     details: """
                     Joins the consumer group --group on the stream --stream (creating both if missing) and runs every
@@ -91,7 +91,7 @@ extension OptionTable {
                     status, attempt, worker, report) after its outputs are stored, and is then acknowledged. Permanent
                     failures (bad job, invalid scene, too large) also go to --dead at once; transient ones (network or
                     storage I/O) are retried after the lease, up to --max-attempts. Entries of a worker that died are
-                    claimed by the others after --lease. SIGTERM stops reading, lets running jobs finish (a \(OptionTable.text(WorkerDefaults.graceSeconds)) s grace)
+                    claimed by the others after --lease. SIGTERM stops reading, lets running jobs finish (up to --grace)
                     and exits 0. Every option may also be set as SPLATRENDER_<NAME> in the environment (SPLATRENDER_REDIS,
                     SPLATRENDER_MAX_ATTEMPTS, …); the command line wins.
                     """,

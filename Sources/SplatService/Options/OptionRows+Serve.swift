@@ -1,5 +1,6 @@
 extension OptionTable {
-    /// Rows of `serve` (the decode limits, `--memory-budget` and `--quiet` are shared rows).
+    /// Rows of `serve` (the decode limits, `--memory-budget` and `--quiet` are shared rows; `--grace`
+    /// is `worker`'s too, with its own default).
     static let serveRows: [OptionSpec] = [
         OptionSpec(.listen, .text, default: ServeDefaults.listen, placeholder: "HOST:PORT", for: [.serve],
                    "address to listen on: a numeric IPv4 address, [IPv6] or :PORT for every IPv4 interface; port 0 takes a free port (the line 'listening on HOST:PORT' on standard output names it)"),
@@ -12,7 +13,9 @@ extension OptionTable {
         OptionSpec(.requestTimeout, .number(0.001...86_400), default: OptionTable.text(ServeDefaults.requestTimeoutSeconds),
                    placeholder: "SECONDS", for: [.serve],
                    "every request's deadline, from its headers to its answer (upload, queue and work); a request's timeout= may ask for less, never more; past it the answer is 504"),
-        OptionSpec(.grace, .number(0...86_400), default: OptionTable.text(ServeDefaults.graceSeconds), placeholder: "SECONDS", for: [.serve],
-                   "on SIGTERM or SIGINT, how long requests in flight and queued may take to finish before they are cancelled (503); the process then exits 0"),
+        OptionSpec(.grace, .number(0...86_400), default: OptionTable.text(ServeDefaults.graceSeconds), placeholder: "SECONDS", for: [.serve, .worker],
+                   "on SIGTERM or SIGINT, how long requests in flight and queued may take to finish before they are cancelled (503); the process then exits 0",
+                   variants: [.worker: OptionVariant(.number(0...86_400), default: OptionTable.text(WorkerDefaults.graceSeconds), placeholder: "SECONDS",
+                                                     "on SIGTERM or SIGINT, how long running jobs may take to finish; then they are cancelled, their entries stay pending for another worker to claim, and the process exits 0")]),
     ]
 }
