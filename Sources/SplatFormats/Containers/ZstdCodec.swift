@@ -3,12 +3,15 @@ import SplatCore
 
 /// One SPZ v4 stream through libzstd: exact-size decompression and compression.
 ///
-/// Decompression is one-shot into a buffer of exactly the size the TOC promised, so a lying frame
+/// Decompression writes into a buffer of exactly the size the TOC promised, so a lying frame
 /// cannot write more, and frames declaring another content size are refused before inflating.
-/// One-shot decompression keeps no window of its own (the output buffer is the window), so memory
-/// is bounded by that buffer whatever window a frame declares; `DecodeLimits.maxZstdWindowLog` is
-/// still set on the context (it binds libzstd's streaming mode), and frames with large windows —
-/// legal, e.g. from `--long` — decode as the reference decodes them.
+/// The output buffer is the window (one-shot, or streaming with a stable output buffer), so
+/// memory is bounded by that buffer whatever window a frame declares, and frames with large
+/// windows — legal, e.g. from `--long` — decode as the reference decodes them.
+///
+/// Under a job's token the input is fed in `pieceBytes` slices with a check of the token after
+/// each: one call for a 150 MB SH stream ran 130–300 ms past a deadline. With the output stable,
+/// libzstd keeps no window copy of its own, so the pieces cost no extra copy.
 enum ZstdCodec {
     /// Sum of the content sizes the frames of `src` declare; nil when a frame does not declare
     /// one (legal zstd: the size is then checked after decompressing). Throws `corrupt` on a
@@ -43,23 +46,82 @@ enum ZstdCodec {
         return known ? total : nil
     }
 
+    /// `ZSTD_WINDOWLOG_MAX_64`, which zstd.h declares only for static linking.
+    private static let largestWindowLog: Int32 = 31
+
+    /// Compressed bytes fed per call when a token is checked between calls (about 2–4 MB of SH
+    /// output, a few milliseconds).
+    static let pieceBytes = 1 << 20
+
     /// Decompresses `src` (one or more concatenated frames) into `dst`, which must be filled
     /// exactly. Throws `corrupt` for a zstd error, a declared content size other than
-    /// `dst.count`, or output of a different size.
+    /// `dst.count`, or output of a different size; with `cancellation` (the job's token: the
+    /// caller passes it, since the workers that inflate streams have none bound), the token's
+    /// error once it is cancelled, checked after every `pieceBytes` of input.
     static func decompress(_ src: UnsafeRawBufferPointer, into dst: UnsafeMutableRawBufferPointer,
-                           stream: String, file: String?, limits: DecodeLimits) throws(SplatError) {
+                           stream: String, file: String?, limits: DecodeLimits,
+                           cancellation: CancellationToken?) throws(SplatError) {
         try checkDeclaredSize(src, expected: dst.count, stream: stream, file: file)
         guard let dctx = ZSTD_createDCtx() else {
             throw SplatError(.corrupt, "cannot create a zstd context", file: file, field: stream)
         }
         defer { ZSTD_freeDCtx(dctx) }
-        _ = ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, Int32(limits.maxZstdWindowLog))
-        let written = ZSTD_decompressDCtx(dctx, dst.baseAddress, dst.count, src.baseAddress, src.count)
-        if ZSTD_isError(written) != 0 {
-            throw SplatError(.corrupt, "zstd error in stream \(stream): \(errorName(written))", file: file, field: stream)
+        guard let cancellation else {
+            _ = ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, Int32(limits.maxZstdWindowLog))
+            let written = ZSTD_decompressDCtx(dctx, dst.baseAddress, dst.count, src.baseAddress, src.count)
+            if ZSTD_isError(written) != 0 {
+                throw SplatError(.corrupt, "zstd error in stream \(stream): \(errorName(written))", file: file, field: stream)
+            }
+            guard written == dst.count else {
+                throw SplatError(.corrupt, "stream \(stream) inflated to \(written) bytes, expected \(dst.count)", file: file, field: stream)
+            }
+            return
         }
-        guard written == dst.count else {
-            throw SplatError(.corrupt, "stream \(stream) inflated to \(written) bytes, expected \(dst.count)", file: file, field: stream)
+        try decompressInPieces(src, into: dst, dctx: dctx, stream: stream, file: file, cancellation: cancellation)
+    }
+
+    /// The streaming form of `decompress`, the output buffer stable across calls
+    /// (`ZSTD_d_stableOutBuffer`, which zstd.h lists as `ZSTD_d_experimentalParam2`): zstd then
+    /// matches against `dst` itself and allocates no window, so the window limit that guards its
+    /// own buffer is lifted to what the one-shot call accepts.
+    private static func decompressInPieces(_ src: UnsafeRawBufferPointer, into dst: UnsafeMutableRawBufferPointer,
+                                           dctx: OpaquePointer, stream: String, file: String?,
+                                           cancellation: CancellationToken) throws(SplatError) {
+        _ = ZSTD_DCtx_setParameter(dctx, ZSTD_d_experimentalParam2, 1)
+        _ = ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, Self.largestWindowLog)
+        var output = ZSTD_outBuffer(dst: dst.baseAddress, size: dst.count, pos: 0)
+        var consumed = 0
+        var frameOpen = false
+        while consumed < src.count {
+            var input = ZSTD_inBuffer(src: src.baseAddress, size: min(src.count, consumed + pieceBytes), pos: consumed)
+            let before = (input.pos, output.pos)
+            let hint = ZSTD_decompressStream(dctx, &output, &input)
+            if ZSTD_isError(hint) != 0 {
+                throw SplatError(.corrupt, "zstd error in stream \(stream): \(errorName(hint))", file: file, field: stream)
+            }
+            consumed = input.pos
+            frameOpen = hint != 0
+            // No input taken and no output made: the output is full while input remains.
+            if (input.pos, output.pos) == before {
+                throw SplatError(.corrupt, "stream \(stream) inflates to more than \(dst.count) bytes", file: file, field: stream)
+            }
+            try cancellation.check("while inflating zstd stream \(stream)")
+        }
+        // Input ended inside a frame: zstd still holds or expects bytes.
+        while frameOpen {
+            var input = ZSTD_inBuffer(src: src.baseAddress, size: src.count, pos: src.count)
+            let before = output.pos
+            let hint = ZSTD_decompressStream(dctx, &output, &input)
+            if ZSTD_isError(hint) != 0 {
+                throw SplatError(.corrupt, "zstd error in stream \(stream): \(errorName(hint))", file: file, field: stream)
+            }
+            frameOpen = hint != 0
+            if frameOpen && output.pos == before {
+                throw SplatError(.corrupt, "stream \(stream) ends inside a zstd frame", file: file, field: stream)
+            }
+        }
+        guard output.pos == dst.count else {
+            throw SplatError(.corrupt, "stream \(stream) inflated to \(output.pos) bytes, expected \(dst.count)", file: file, field: stream)
         }
     }
 

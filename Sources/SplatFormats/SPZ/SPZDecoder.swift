@@ -137,11 +137,13 @@ public enum SPZDecoder {
             let source = UnsafeRawBufferPointer(rebasing: bytes[stream.compressedOffset..<stream.compressedOffset + stream.compressedSize])
             do throws(SplatError) {
                 if stream.attribute == .sh, let shTarget {
-                    try ZstdCodec.decompress(source, into: shTarget, stream: "sh", file: file, limits: limits)
+                    try ZstdCodec.decompress(source, into: shTarget, stream: "sh", file: file, limits: limits,
+                                              cancellation: cancellation)
                 } else {
                     let packed = try PageBuffer(capacity: stream.uncompressedSize, file: file)
                     let exact = UnsafeMutableRawBufferPointer(start: packed.base, count: stream.uncompressedSize)
-                    try ZstdCodec.decompress(source, into: exact, stream: stream.attribute.name, file: file, limits: limits)
+                    try ZstdCodec.decompress(source, into: exact, stream: stream.attribute.name, file: file, limits: limits,
+                                              cancellation: cancellation)
                     dequantize(stream.attribute, UnsafeRawBufferPointer(exact), range: 0..<header.count, header: header, scene: scene)
                 }
             } catch {
