@@ -50,6 +50,38 @@ extension SOGDecoderTests {
         #expect(Self.kind(Self.decode(try Self.bundle(meta: meta, images: images), limits: limits)) == .tooLarge)
     }
 
+    /// meta.json goes through the bounded `JSONParser`: strict RFC 8259 (no NaN, no trailing
+    /// bytes, bounded nesting), a leading UTF-8 byte order mark skipped with a warning, and
+    /// numbers that overflow a Double are not finite.
+    @Test func metaJSONIsParsedStrictlyAndBounded() throws {
+        let (meta, images) = try Self.tinyParts()
+        let text = [UInt8](try JSONSerialization.data(withJSONObject: meta))
+        let plain = try Self.decode(try Self.bundle(meta: text, images: images)).get()
+        let marked = try Self.decode(try Self.bundle(meta: [0xEF, 0xBB, 0xBF] + text, images: images)).get()
+        #expect(marked.scene.count == plain.scene.count)
+        #expect(Array(marked.scene.x) == Array(plain.scene.x) && Array(marked.scene.logScaleZ) == Array(plain.scene.logScaleZ))
+        #expect(marked.scene.warnings == plain.scene.warnings + ["meta.json starts with a UTF-8 byte order mark; skipped"])
+        let string = String(decoding: text, as: UTF8.self)
+        let hostile: [(String, String)] = [
+            ("NaN literal", string.replacingOccurrences(of: "\"count\":", with: "\"nan\":NaN,\"count\":")),
+            ("trailing bytes", string + "}"),
+            ("nested 100 deep", string.replacingOccurrences(of: "\"count\":", with: "\"deep\":" + String(repeating: "[", count: 100)
+                + String(repeating: "]", count: 100) + ",\"count\":")),
+            ("overflowing number", Self.replacingArray("mins", in: string, with: "[1e400,0,0]")),
+        ]
+        for (name, json) in hostile {
+            #expect(json != string, "\(name): the mutation must apply")
+            #expect(Self.kind(Self.decode(try Self.bundle(meta: Array(json.utf8), images: images))) == .badMeta, "\(name)")
+        }
+    }
+
+    /// `json` with the first array under `key` replaced by `array` (unchanged when there is none).
+    static func replacingArray(_ key: String, in json: String, with array: String) -> String {
+        guard let start = json.range(of: "\"\(key)\":["),
+              let end = json[start.upperBound...].firstIndex(of: "]") else { return json }
+        return json.replacingCharacters(in: start.upperBound..<json.index(after: end), with: array.dropFirst())
+    }
+
     @Test func unsafeFileNamesAreBadMeta() throws {
         let (meta, images) = try Self.tinyParts()
         for name in ["../quats.webp", "/tmp/quats.webp", "https://example.com/quats.webp", "sub/../../quats.webp", "C:\\quats.webp", ""] {

@@ -75,7 +75,10 @@ struct SOGMeta: Sendable {
             throw SplatError(.tooLarge, "meta.json holds up to \(values) JSON values; parsing them would take about \(parsedBytes) bytes; the limit is \(parseLimit)",
                              file: file)
         }
-        let root = try JSONParser.parse(bytes, file: file, maxValues: values)
+        // A UTF-8 byte order mark (Windows editors write one) is skipped, as Foundation's parser did.
+        let hasBOM = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+        let text = hasBOM ? UnsafeRawBufferPointer(rebasing: bytes[3...]) : bytes
+        let root = try JSONParser.parse(text, file: file, maxValues: values)
         let json = SOGMetaFields(file: file)
         let top = try json.object(root, "meta.json")
 
@@ -102,7 +105,7 @@ struct SOGMeta: Sendable {
         sh0File = try json.files(sh0["files"], "sh0.files", count: 1)[0]
         generator = top["asset"]?.objectValue?["generator"]?.stringValue
 
-        var warnings: [String] = []
+        var warnings: [String] = hasBOM ? ["meta.json starts with a UTF-8 byte order mark; skipped"] : []
         if version == 2 {
             guard let n = top["count"]?.integerValue, n >= 1 else {
                 throw SplatError(.badMeta, "count must be a positive integer", file: file, field: "count")
