@@ -45,6 +45,6 @@ enum ConvertCommand {
             context.say("timings: \(report.timings.summary)")
         }
         let frameNote = outcome.dataFrame.map { "frame \($0.name)" } ?? "frame not recorded"
-        context.say("wrote \(job.outputPath): \(job.encoding.rawValue), \(outcome.count) splats, SH degree \(outcome.shDegree), \(frameNote), \(outcome.bytes) bytes")
+        context.say("wrote \(SplatError.printable(job.outputPath)): \(job.encoding.rawValue), \(outcome.count) splats, SH degree \(outcome.shDegree), \(frameNote), \(outcome.bytes) bytes")
     }
 }

@@ -69,7 +69,7 @@ enum RenderCommand {
         if !json, let output = report.outputs.first {
             let kind = output.channels == 4 ? "RGBA" : "RGB"
             let format = output.format.uppercased()
-            context.say("wrote \(outPath == "-" ? "\(format) to standard output" : outPath): \(output.width ?? 0)x\(output.height ?? 0) \(kind)\(format == "PNG" ? "" : " " + format), \(report.decodedCount ?? 0) splats")
+            context.say("wrote \(outPath == "-" ? "\(format) to standard output" : SplatError.printable(outPath)): \(output.width ?? 0)x\(output.height ?? 0) \(kind)\(format == "PNG" ? "" : " " + format), \(report.decodedCount ?? 0) splats")
         }
     }
 }

@@ -140,10 +140,11 @@ final class BatchConsole: @unchecked Sendable {
                 stderr.write("error: \(error.description)\n")
             }
         } else if report.skipped {
-            if !quiet && !linesToStdout { stdout.write("skipped \(report.input): its outputs exist\n") }
+            if !quiet && !linesToStdout { stdout.write("skipped \(SplatError.printable(report.input)): its outputs exist\n") }
         } else if !quiet && !linesToStdout {
-            let outputs = report.outputs.map(\.path).joined(separator: ", ")
-            var line = "ok \(report.input) → \(outputs) (\(StageTimings.format(report.totalMilliseconds ?? 0)) ms)"
+            // Names come from the file system: a newline in one must not split the line.
+            let outputs = report.outputs.map { SplatError.printable($0.path) }.joined(separator: ", ")
+            var line = "ok \(SplatError.printable(report.input)) → \(outputs) (\(StageTimings.format(report.totalMilliseconds ?? 0)) ms)"
             if verbose { line += "\n   timings: \(report.timings.summary)" }
             stdout.write(line + "\n")
         }

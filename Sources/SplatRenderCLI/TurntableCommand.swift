@@ -47,11 +47,11 @@ enum TurntableCommand {
             let size = "\(output.width ?? 0)x\(output.height ?? 0)"
             switch output.role {
             case .frames:
-                context.say("wrote \(output.frames ?? 0) frames to \(output.path) (\(size) \(output.channels == 4 ? "RGBA" : "RGB"))")
+                context.say("wrote \(output.frames ?? 0) frames to \(SplatError.printable(output.path)) (\(size) \(output.channels == 4 ? "RGBA" : "RGB"))")
             case .animation:
-                context.say("wrote \(output.path): animated WebP, \(output.frames ?? 0) frames of \(size), \(output.bytes) bytes")
+                context.say("wrote \(SplatError.printable(output.path)): animated WebP, \(output.frames ?? 0) frames of \(size), \(output.bytes) bytes")
             default:
-                context.say("wrote \(output.path): \(size) contact sheet")
+                context.say("wrote \(SplatError.printable(output.path)): \(size) contact sheet")
             }
         }
     }

@@ -96,7 +96,7 @@ public struct SceneInfo: Sendable {
     /// Label/value rows for the text form.
     public var rows: [(String, String)] {
         var rows: [(String, String)] = [
-            ("file", name),
+            ("file", SplatError.printable(name)),
             ("format", header.format.rawValue + (header.version.map { " version \($0)" } ?? "")),
             ("splats", String(header.count)),
             ("SH degree", String(header.shDegree) + (verdict.keptDegree != header.shDegree ? " (keeping \(verdict.keptDegree))" : "")),

@@ -55,6 +55,30 @@ import TestSupport
         #expect(!byFormat.err.bytes.contains(0x1B))
     }
 
+    /// The success lines name files too: a newline or an escape sequence in a scene's name is
+    /// shown escaped, so each input is one line of `thumbnails` output (it split the line).
+    @Test func controlBytesInSuccessLinesAreEscaped() throws {
+        let dir = try Hardening.folder("escape-ok")
+        let input = dir.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        let name = "two\nlines\u{1B}[2J.ply"
+        try Hardening.copy(Fixtures.vector("tiny-3dgs-le.ply"), to: input.appendingPathComponent(name))
+        let batch = Hardening.runInProcess(["thumbnails", input.path, "--out-dir", dir.appendingPathComponent("out").path,
+                                            "--resolution", "8x8"])
+        #expect(batch.status == 0, "\(batch.err.text)")
+        let lines = batch.out.text.split(separator: "\n")
+        #expect(lines.filter { $0.hasPrefix("ok ") }.count == 1 && lines.count == 2, "\(batch.out.text)")
+        #expect(batch.out.text.contains("two\\x0Alines\\x1B[2J.ply"), "\(batch.out.text)")
+        #expect(!batch.out.bytes.contains(0x1B))
+
+        let single = Hardening.runInProcess([input.appendingPathComponent(name).path, "--out",
+                                             dir.appendingPathComponent("a\nb.png").path, "--resolution", "8x8"])
+        #expect(single.status == 0, "\(single.err.text)")
+        #expect(single.out.text.contains("a\\x0Ab.png") && single.out.text.split(separator: "\n").count == 1, "\(single.out.text)")
+        let info = Hardening.runInProcess(["info", input.appendingPathComponent(name).path])
+        #expect(info.status == 0 && info.out.text.contains("two\\x0Alines") && !info.out.bytes.contains(0x1B), "\(info.out.text)")
+    }
+
     /// `info` takes several files: one JSON line each, a bad file's line is an object with
     /// `error`, exit 2 when one fails.
     @Test func infoOfSeveralFiles() throws {
