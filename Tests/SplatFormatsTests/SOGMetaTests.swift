@@ -69,6 +69,11 @@ extension SOGDecoderTests {
                 + String(repeating: "]", count: 100) + ",\"count\":")),
             ("overflowing number", Self.replacingArray("mins", in: string, with: "[1e400,0,0]")),
         ]
+        let version = Self.decode(try Self.bundle(meta: Self.setting(meta, "version", 3), images: images))
+        guard case .failure(let refusal) = version else { Issue.record("version 3 decoded"); return }
+        #expect(refusal.kind == .unsupportedVersion && refusal.message.contains("version 3 is not supported"), "\(refusal.message)")
+        let model = try Self.decode(try Self.bundle(meta: Self.setting(meta, "model", "gaussian\n"), images: images)).get()
+        #expect(model.scene.warnings.contains("unknown SOG model \"gaussian\\x0A\" ignored"), "\(model.scene.warnings)")
         for (name, json) in hostile {
             #expect(json != string, "\(name): the mutation must apply")
             #expect(Self.kind(Self.decode(try Self.bundle(meta: Array(json.utf8), images: images))) == .badMeta, "\(name)")

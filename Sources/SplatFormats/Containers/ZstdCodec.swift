@@ -91,8 +91,9 @@ enum ZstdCodec {
         _ = ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, Self.largestWindowLog)
         var output = ZSTD_outBuffer(dst: dst.baseAddress, size: dst.count, pos: 0)
         var consumed = 0
-        var frameOpen = false
-        while consumed < src.count {
+        var frameOpen = true
+        // Until every byte is taken and the last frame is flushed (zstd's hint is then 0).
+        while consumed < src.count || frameOpen {
             var input = ZSTD_inBuffer(src: src.baseAddress, size: min(src.count, consumed + pieceBytes), pos: consumed)
             let before = (input.pos, output.pos)
             let hint = ZSTD_decompressStream(dctx, &output, &input)
@@ -101,24 +102,13 @@ enum ZstdCodec {
             }
             consumed = input.pos
             frameOpen = hint != 0
-            // No input taken and no output made: the output is full while input remains.
+            // No byte taken and none made: the input ended inside a frame, or the output is full
+            // while input remains.
             if (input.pos, output.pos) == before {
-                throw SplatError(.corrupt, "stream \(stream) inflates to more than \(dst.count) bytes", file: file, field: stream)
+                throw SplatError(.corrupt, consumed == src.count ? "stream \(stream) ends inside a zstd frame"
+                                     : "stream \(stream) inflates to more than \(dst.count) bytes", file: file, field: stream)
             }
             try cancellation.check("while inflating zstd stream \(stream)")
-        }
-        // Input ended inside a frame: zstd still holds or expects bytes.
-        while frameOpen {
-            var input = ZSTD_inBuffer(src: src.baseAddress, size: src.count, pos: src.count)
-            let before = output.pos
-            let hint = ZSTD_decompressStream(dctx, &output, &input)
-            if ZSTD_isError(hint) != 0 {
-                throw SplatError(.corrupt, "zstd error in stream \(stream): \(errorName(hint))", file: file, field: stream)
-            }
-            frameOpen = hint != 0
-            if frameOpen && output.pos == before {
-                throw SplatError(.corrupt, "stream \(stream) ends inside a zstd frame", file: file, field: stream)
-            }
         }
         guard output.pos == dst.count else {
             throw SplatError(.corrupt, "stream \(stream) inflated to \(output.pos) bytes, expected \(dst.count)", file: file, field: stream)

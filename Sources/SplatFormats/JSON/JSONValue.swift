@@ -25,6 +25,18 @@ enum JSONValue: Sendable {
         return Int(v)
     }
 
+    /// The value in a few characters, for messages: integral numbers without a fraction, strings
+    /// quoted (and made printable), arrays and objects by their type.
+    var brief: String {
+        switch self {
+        case .null: "null"
+        case .bool(let b): String(b)
+        case .number(let v): v.rounded(.towardZero) == v && abs(v) < 1e15 ? String(Int64(v)) : String(v)
+        case .string(let s): "\"\(SplatError.printable(s))\""
+        case .array, .object: typeName
+        }
+    }
+
     /// A short description of the value's JSON type, for error messages.
     var typeName: String {
         switch self {

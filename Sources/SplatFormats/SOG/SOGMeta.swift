@@ -84,7 +84,7 @@ struct SOGMeta: Sendable {
 
         if let v = top["version"], !v.isNull {
             guard v.integerValue == 2 else {
-                throw SplatError(.unsupportedVersion, "SOG meta.json version \(v) is not supported (only 2, or no version key for v1)",
+                throw SplatError(.unsupportedVersion, "SOG meta.json version \(v.brief) is not supported (only 2, or no version key for v1)",
                                  file: file, field: "version")
             }
             version = 2
@@ -160,7 +160,7 @@ struct SOGMeta: Sendable {
             model = m
         } else {
             if let unknown = top["model"], !unknown.isNull {
-                warnings.append("unknown SOG model \(unknown.stringValue.map { "\"\($0)\"" } ?? unknown.typeName) ignored")
+                warnings.append("unknown SOG model \(unknown.brief) ignored")
             }
             if top["antialias"]?.boolValue == true { model = .antialiased }
         }
