@@ -1,6 +1,7 @@
 import Foundation
 
-/// Where the benchmark inputs and tools are: the shared corpus (`--shared`, else `../shared`
+/// Where the benchmark inputs and tools are: the shared corpus (`--shared`, else
+/// `$SPLATRENDER_SHARED`, else `../shared`
 /// from the working directory, else `../shared` beside the package root this file was built
 /// from), the stress scene folder, and the release `splatrender` binary beside this executable.
 struct BenchmarkPaths {
@@ -14,7 +15,7 @@ struct BenchmarkPaths {
     init(shared explicit: String?) throws {
         packageRoot = Self.builtPackageRoot
         let candidates: [URL]
-        if let explicit {
+        if let explicit = explicit ?? ProcessInfo.processInfo.environment["SPLATRENDER_SHARED"] {
             candidates = [URL(fileURLWithPath: explicit)]
         } else {
             let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)

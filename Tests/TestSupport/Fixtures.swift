@@ -1,13 +1,15 @@
 import Foundation
 
-/// Finds `../shared` beside the package checkout (CI places it there) and loads fixtures.
+/// Finds `../shared` beside the package checkout (CI places it there; `SPLATRENDER_SHARED`
+/// names another folder, as for the fuzz runner) and loads fixtures.
 public enum Fixtures {
     /// The package root: three levels up from this file (Tests/TestSupport/Fixtures.swift).
     public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// `../shared` next to the package root.
-    public static let shared: URL = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
+    /// `$SPLATRENDER_SHARED` when set, else `../shared` next to the package root.
+    public static let shared: URL = ProcessInfo.processInfo.environment["SPLATRENDER_SHARED"].map { URL(fileURLWithPath: $0) }
+        ?? packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
 
     public static let vectors: URL = shared.appendingPathComponent("spec/vectors")
     public static let corpus: URL = shared.appendingPathComponent("corpus")
