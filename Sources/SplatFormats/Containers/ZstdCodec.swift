@@ -57,16 +57,18 @@ enum ZstdCodec {
     /// exactly. Throws `corrupt` for a zstd error, a declared content size other than
     /// `dst.count`, or output of a different size; with `cancellation` (the job's token: the
     /// caller passes it, since the workers that inflate streams have none bound), the token's
-    /// error once it is cancelled, checked after every `pieceBytes` of input.
+    /// error once it is cancelled, checked after every `pieceBytes` of input. With `progress`,
+    /// the input is fed in pieces too, and after each the count of leading bytes of `dst` that
+    /// hold their final values is passed to it (another thread may then read them).
     static func decompress(_ src: UnsafeRawBufferPointer, into dst: UnsafeMutableRawBufferPointer,
                            stream: String, file: String?, limits: DecodeLimits,
-                           cancellation: CancellationToken?) throws(SplatError) {
+                           cancellation: CancellationToken?, progress: ((Int) -> Void)? = nil) throws(SplatError) {
         try checkDeclaredSize(src, expected: dst.count, stream: stream, file: file)
         guard let dctx = ZSTD_createDCtx() else {
             throw SplatError(.corrupt, "cannot create a zstd context", file: file, field: stream)
         }
         defer { ZSTD_freeDCtx(dctx) }
-        guard let cancellation else {
+        guard cancellation != nil || progress != nil else {
             _ = ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, Int32(limits.maxZstdWindowLog))
             let written = ZSTD_decompressDCtx(dctx, dst.baseAddress, dst.count, src.baseAddress, src.count)
             if ZSTD_isError(written) != 0 {
@@ -77,7 +79,8 @@ enum ZstdCodec {
             }
             return
         }
-        try decompressInPieces(src, into: dst, dctx: dctx, stream: stream, file: file, cancellation: cancellation)
+        try decompressInPieces(src, into: dst, dctx: dctx, stream: stream, file: file, cancellation: cancellation,
+                               progress: progress)
     }
 
     /// The streaming form of `decompress`, the output buffer stable across calls
@@ -86,7 +89,7 @@ enum ZstdCodec {
     /// own buffer is lifted to what the one-shot call accepts.
     private static func decompressInPieces(_ src: UnsafeRawBufferPointer, into dst: UnsafeMutableRawBufferPointer,
                                            dctx: OpaquePointer, stream: String, file: String?,
-                                           cancellation: CancellationToken) throws(SplatError) {
+                                           cancellation: CancellationToken?, progress: ((Int) -> Void)?) throws(SplatError) {
         _ = ZSTD_DCtx_setParameter(dctx, ZSTD_d_experimentalParam2, 1)
         _ = ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, Self.largestWindowLog)
         var output = ZSTD_outBuffer(dst: dst.baseAddress, size: dst.count, pos: 0)
@@ -108,7 +111,9 @@ enum ZstdCodec {
                 throw SplatError(.corrupt, consumed == src.count ? "stream \(stream) ends inside a zstd frame"
                                      : "stream \(stream) inflates to more than \(dst.count) bytes", file: file, field: stream)
             }
-            try cancellation.check("while inflating zstd stream \(stream)")
+            // With a stable output buffer, zstd has written everything below `pos` for good.
+            progress?(output.pos)
+            try cancellation?.check("while inflating zstd stream \(stream)")
         }
         guard output.pos == dst.count else {
             throw SplatError(.corrupt, "stream \(stream) inflated to \(output.pos) bytes, expected \(dst.count)", file: file, field: stream)

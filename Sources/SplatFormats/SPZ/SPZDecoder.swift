@@ -112,6 +112,10 @@ public enum SPZDecoder {
             UnsafeMutableRawBufferPointer(start: codes.map { UnsafeMutableRawPointer($0.codes) } ?? shBuffer?.base ?? shRegion + 3 * s.uncompressedSize,
                                           count: s.uncompressedSize)
         }
+        // Converted in place, the codes are turned into floats as they inflate, by a worker the
+        // small streams have left idle.
+        let follower = shStream.flatMap { s in shInPlace ? SHInflationFollower(region: shRegion, count: s.uncompressedSize) : nil }
+        let followerTasks = follower == nil ? 0 : 1
         // Largest stream first: workers take tasks in order, so the long SH stream starts at once.
         let order = streams.indices.sorted { streams[$0].uncompressedSize > streams[$1].uncompressedSize }
         let failures = UnsafeMutableBufferPointer<SplatError?>.allocate(capacity: max(1, streams.count))
@@ -126,9 +130,13 @@ public enum SPZDecoder {
         let prefault = codes != nil ? [] : shStream.map { prefaultPieces(shRegion, decodedBytes: 4 * scene.sh.count,
                                                                          packedBytes: $0.uncompressedSize) } ?? []
         let cancellation = CancellationToken.current
-        Parallel.forEach(iterations: order.count + prefault.count, cancellation: cancellation) { task in
+        Parallel.forEach(iterations: order.count + followerTasks + prefault.count, cancellation: cancellation) { task in
             guard task < order.count else {
-                let piece = prefault[task - order.count]
+                if task == order.count, let follower {
+                    follower.follow(cancellation: cancellation)
+                    return
+                }
+                let piece = prefault[task - order.count - followerTasks]
                 PageBuffer.populate(piece.start, byteCount: piece.count)
                 return
             }
@@ -136,7 +144,12 @@ public enum SPZDecoder {
             let stream = streams[index]
             let source = UnsafeRawBufferPointer(rebasing: bytes[stream.compressedOffset..<stream.compressedOffset + stream.compressedSize])
             do throws(SplatError) {
-                if stream.attribute == .sh, let shTarget {
+                if stream.attribute == .sh, let follower {
+                    try follower.inflate { (progress) throws(SplatError) in
+                        try ZstdCodec.decompress(source, into: follower.target, stream: "sh", file: file, limits: limits,
+                                                  cancellation: cancellation, progress: progress)
+                    }
+                } else if stream.attribute == .sh, let shTarget {
                     try ZstdCodec.decompress(source, into: shTarget, stream: "sh", file: file, limits: limits,
                                               cancellation: cancellation)
                 } else {
@@ -154,7 +167,8 @@ public enum SPZDecoder {
         if let first = failures.lazy.compactMap({ $0 }).first { throw first }
 
         if let shStream, shInPlace {
-            SPZDequantizer.shInPlace(shRegion, count: shStream.uncompressedSize, cancellation: cancellation)
+            SPZDequantizer.shInPlace(shRegion, count: shStream.uncompressedSize, converted: follower?.converted ?? 0,
+                                     cancellation: cancellation)
         } else if let shBuffer {
             // Each chunk hands back the packed pages only it read, so the packed SH shrinks while
             // the decoded SH grows and the two are never both resident in full.

@@ -182,18 +182,21 @@ enum SPZDequantizer {
     /// one thread, which copies each block aside before overwriting it.
     /// `chunk` is the parallel work unit in bytes (smaller only in tests).
     /// A cancelled token stops the conversion between chunks (the caller then throws).
+    /// `converted` leading codes are already done (`SHInflationFollower`); at most ⌊¾·count⌋.
     static func shInPlace(_ region: UnsafeMutableRawPointer, count: Int, chunk: Int = 1 << 20,
-                          cancellation: CancellationToken? = nil) {
-        var base = 0, remaining = count
-        while remaining > 4 * chunk {
+                          converted: Int = 0, cancellation: CancellationToken? = nil) {
+        var base = 0, remaining = count, skip = converted
+        while remaining > 4 * chunk || skip > 0 {
             let free = 3 * remaining / 4
             let src = (region + base + 3 * remaining).assumingMemoryBound(to: UInt8.self)
             let dst = (region + base).assumingMemoryBound(to: Float.self)
-            guard Parallel.forEachChunk(count: free, chunkSize: chunk, cancellation: cancellation, { _, range in
-                convertSH(src + range.lowerBound, count: range.count, into: dst + range.lowerBound)
+            guard Parallel.forEachChunk(count: free - skip, chunkSize: chunk, cancellation: cancellation, { _, range in
+                let j = skip + range.lowerBound
+                convertSH(src + j, count: range.count, into: dst + j)
             }) else { return }
             base += 4 * free
             remaining -= free
+            skip = 0
         }
         let src = (region + base + 3 * remaining).assumingMemoryBound(to: UInt8.self)
         let dst = (region + base).assumingMemoryBound(to: Float.self)
@@ -208,7 +211,7 @@ enum SPZDequantizer {
         }
     }
 
-    @inline(__always) private static func convertSH(_ src: UnsafePointer<UInt8>, count: Int, into dst: UnsafeMutablePointer<Float>) {
+    @inline(__always) static func convertSH(_ src: UnsafePointer<UInt8>, count: Int, into dst: UnsafeMutablePointer<Float>) {
         // (b − 128)/128 = b·2^−7 − 1, both steps exact in Float.
         let step: Float = 1.0 / 128
         for j in 0..<count { dst[j] = Float(src[j]) * step - 1 }
