@@ -37,8 +37,9 @@ final class RenderScene: @unchecked Sendable {
     /// The render form of a decoded scene already converted to the render frame. A cancelled
     /// token stops the per-splat pass between chunks; the result must then be discarded (the
     /// throwing `Renderer.init` does).
+    /// `unusableSplats`, when the caller knows it, spares the per-frame form its counting pass.
     init(scene: SplatScene, threads: Int? = nil, cancellation: CancellationToken? = nil,
-         preparation: ScenePreparation = .prepared) {
+         preparation: ScenePreparation = .prepared, unusableSplats: Int? = nil) {
         self.scene = scene
         count = scene.count
         stride = Self.stride(count)
@@ -47,7 +48,7 @@ final class RenderScene: @unchecked Sendable {
         (x, y, z) = (UnsafePointer(scene.columnBase(.x)), UnsafePointer(scene.columnBase(.y)), UnsafePointer(scene.columnBase(.z)))
         colours = SplatColours(scene)
         if preparation == .perFrame,
-           let dropped = SplatPreparation.countUnusable(scene, threads: threads, cancellation: cancellation) {
+           let dropped = unusableSplats ?? SplatPreparation.countUnusable(scene, threads: threads, cancellation: cancellation) {
             droppedCount = dropped
             storage = nil
             return

@@ -132,9 +132,11 @@ extension SPZDecoderTests {
             let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.vector(name))))
             let decoded = try bytes.withUnsafeBytes { try SPZDecoder.decode($0, file: name, limits: DecodeLimits()) }
             #expect(decoded.valuesProvenFinite, "\(name)")
+            #expect(decoded.everySplatUsable, "\(name)")
             #expect(try NonFiniteFilter.apply(to: decoded.scene, strict: true) == 0)
         }
         let v1 = Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.vector("v1-half.spz"))))
-        #expect(!(try v1.withUnsafeBytes { try SPZDecoder.decode($0, file: "v1", limits: DecodeLimits()) }).valuesProvenFinite)
+        let half = try v1.withUnsafeBytes { try SPZDecoder.decode($0, file: "v1", limits: DecodeLimits()) }
+        #expect(!half.valuesProvenFinite && !half.everySplatUsable)
     }
 }

@@ -69,6 +69,36 @@ import TestSupport
         #expect(a == b)
     }
 
+    /// SPZ bounds every value it encodes, so a render job tells the renderer that no splat is
+    /// unusable and the per-frame form skips its counting pass. The images never depend on that
+    /// count: a frame drops unusable splats by its own test, so even a wrong promise changes only
+    /// `droppedSplatCount`.
+    @Test func aKnownUnusableCountSkipsTheCountingAndNotTheDrop() throws {
+        let decoded = try SplatFile.decode(path: Fixtures.corpusFile("spz/biker.spz"), sh: .quantized)
+        #expect(decoded.everySplatUsable)
+        #expect(try !SplatFile.decode(path: Fixtures.corpusFile("ply/supersplat-fruit_drops_minimal.ply")).everySplatUsable)
+        let biker = decoded.scene
+        FrameDecision.decide(for: biker).apply(to: biker)
+        let token = CancellationToken()
+        let counted = Renderer(scene: biker, preparation: .perFrame)
+        let promised = try Renderer(scene: biker, preparation: .perFrame, unusableSplats: 0, cancellation: token)
+        #expect(counted.droppedSplatCount == 0 && promised.droppedSplatCount == 0)
+        let settings = RenderSettings(width: 160, height: 120)
+        for camera in Self.cameras(biker) {
+            #expect(try counted.render(camera: camera, settings: settings).image.pixels
+                    == promised.render(camera: camera, settings: settings).image.pixels)
+        }
+
+        let scene = try Self.fruit()
+        scene.rotW[5] = 0; scene.rotX[5] = 0; scene.rotY[5] = 0; scene.rotZ[5] = 0
+        scene.x[12] = .nan
+        let (honest, a) = try Self.images(scene, .perFrame)
+        let wrong = try Renderer(scene: scene, preparation: .perFrame, unusableSplats: 0, cancellation: token)
+        #expect(honest.droppedSplatCount == 2 && wrong.droppedSplatCount == 0)
+        let b = try Self.cameras(scene).map { try wrong.render(camera: $0, settings: RenderSettings(width: 200, height: 150)).image.pixels }
+        #expect(a == b)
+    }
+
     /// The estimate leaves out the 28 bytes a splat the per-frame form does not keep.
     @Test func estimateCountsOnlyWhatIsKept() {
         let prepared = Renderer.estimatedBytes(splats: 1_000_000, width: 512, height: 512)

@@ -124,9 +124,9 @@ public enum SplatFile {
             decoded.scene.warnings = warnings + decoded.scene.warnings
             var header = decoded.header
             header.warnings = warnings + header.warnings
-            let proven = decoded.valuesProvenFinite
+            let (proven, usable) = (decoded.valuesProvenFinite, decoded.everySplatUsable)
             decoded = DecodedScene(scene: decoded.scene, header: header)
-            decoded.valuesProvenFinite = proven
+            (decoded.valuesProvenFinite, decoded.everySplatUsable) = (proven, usable)
         }
         try CancellationToken.checkCurrent("while decoding")
         if !decoded.valuesProvenFinite {

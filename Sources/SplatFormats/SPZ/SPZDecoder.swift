@@ -64,6 +64,7 @@ public enum SPZDecoder {
         // roots are clamped), so the non-finite rule has nothing to find and `SplatFile` skips
         // its pass over the scene — except v1's binary16 positions, which can be ±∞ or NaN.
         decoded.valuesProvenFinite = !header.usesHalfPositions
+        decoded.everySplatUsable = !header.usesHalfPositions
         return decoded
     }
 

@@ -123,7 +123,8 @@ final class JobExecution {
         report.note(loaded.header.warnings + scene.warnings)
         try checkCancellation("after decoding", stage: .input)
 
-        try renderGuarded(scene: scene, decision: loaded.decision, format: loaded.header.format)
+        try renderGuarded(scene: scene, decision: loaded.decision, format: loaded.header.format,
+                          everySplatUsable: loaded.decoded.everySplatUsable)
         report.note(scene.warnings)
     }
 
@@ -139,7 +140,10 @@ final class JobExecution {
     }
 
     /// Plans and renders the views under the blank-frame guard (`CoverageGuard`).
-    private func renderGuarded(scene: SplatScene, decision: FrameDecision, format: SplatFormat) throws(JobFailure) {
+    /// `everySplatUsable`: the decoder proved it (`DecodedScene.everySplatUsable`), so the
+    /// renderer need not count unusable splats.
+    private func renderGuarded(scene: SplatScene, decision: FrameDecision, format: SplatFormat,
+                               everySplatUsable: Bool) throws(JobFailure) {
         let camera = job.view.camera
         let autoFramed = job.needsOrbit
             || (job.image != nil && camera.trainingView == nil && (camera.position == nil || camera.target == nil))
@@ -150,11 +154,13 @@ final class JobExecution {
         // A one-view job that decoded its own scene lets the renderer hand the scene back while it
         // projects (`Renderer.renderLastFrame`); the rare framing retry then decodes it again.
         let releases = job.preloaded == nil && views.count == 1
-        var scene = scene
-        if try !renderViews(views, scene: scene, retryBelow: autoFramed ? threshold : nil, releasingScene: releases) {
+        var scene = scene, usable = everySplatUsable
+        if try !renderViews(views, scene: scene, retryBelow: autoFramed ? threshold : nil, releasingScene: releases,
+                            everySplatUsable: usable) {
             if releases {
                 emit("decode", 0, 1)
-                scene = try decode(format: format).scene
+                let again = try decode(format: format)
+                (scene, usable) = (again.scene, again.decoded.everySplatUsable)
                 emit("decode", 1, 1)
             }
             // What the first pass wrote is taken back; the second pass writes every output.
@@ -170,7 +176,7 @@ final class JobExecution {
             report.note(["framing_retry: the automatic framing showed (almost) nothing; framed again with every splat (no percentile trimming)"])
             retried = true
             views = try planViews(scene: scene, decision: decision, extent: .allSplats)
-            _ = try renderViews(views, scene: scene)
+            _ = try renderViews(views, scene: scene, everySplatUsable: usable)
         }
         for index in report.outputs.indices {
             if let c = coverage.coverage[report.outputs[index].role] { report.outputs[index].extra.append(("coverage", .double(c))) }

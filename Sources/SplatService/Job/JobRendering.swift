@@ -7,9 +7,10 @@ extension JobExecution {
     /// Renders and writes `views`. With `retryBelow`, stops at the first view whose coverage is
     /// below it (or shows no splat) and returns false, before the sheet and the animation are
     /// made: the caller frames again (`CoverageGuard`). `releasingScene` renders a single view
-    /// with `Renderer.renderLastFrame`: the scene is unusable afterwards.
+    /// with `Renderer.renderLastFrame`: the scene is unusable afterwards. `everySplatUsable`
+    /// (`DecodedScene.everySplatUsable`) spares the renderer its count of unusable splats.
     func renderViews(_ views: [PlannedView], scene: SplatScene, retryBelow: Double? = nil,
-                     releasingScene: Bool = false) throws(JobFailure) -> Bool {
+                     releasingScene: Bool = false, everySplatUsable: Bool = false) throws(JobFailure) -> Bool {
         let options = job.view
         let settings = options.settings
         let frameCount = report.orbit?.frames ?? 0
@@ -20,7 +21,8 @@ extension JobExecution {
         let preparation = job.preparation
         let renderer = try step(.render) { () throws(SplatError) in
             try report.time(.prepare) { () throws(SplatError) in
-                try Renderer(scene: scene, threads: settings.threads, preparation: preparation, cancellation: token)
+                try Renderer(scene: scene, threads: settings.threads, preparation: preparation,
+                             unusableSplats: everySplatUsable ? 0 : nil, cancellation: token)
             }
         }
         var summary = RunReport.RenderSummary()
