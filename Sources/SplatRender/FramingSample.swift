@@ -30,15 +30,47 @@ struct FramingSample {
 
     private init() {}
 
+    /// Which splats count, from the strictest rule to the loosest (see the type's comment).
+    private enum Rule: CaseIterable { case opaque, anyOpacity, uniform }
+
+    /// Sampled points per parallel piece: the gather is one cache miss per column and point
+    /// (the stride is wider than a line), so it is worth both cores on a large scene.
+    private static let pieceSize = 4096
+
     init(_ scene: SplatScene, everySplat: Bool = false) {
         let n = scene.count
         guard n > 0 else { return }
         let step = (n + Self.maximumCount - 1) / Self.maximumCount
+        let points = (n + step - 1) / step
+        let rules: [Rule] = everySplat ? [.anyOpacity, .uniform] : [.opaque, .anyOpacity, .uniform]
+        // One pass gathers the points of the strictest rule and counts those of every rule; a
+        // looser rule (a scene nearly all transparent or non-finite) takes a second pass.
+        let pieces = (points + Self.pieceSize - 1) / Self.pieceSize
+        let gathered = (try? Parallel.map(pieces) { (piece) throws(SplatError) -> (FramingSample, [Int]) in
+            let range = piece * Self.pieceSize..<min(points, (piece + 1) * Self.pieceSize)
+            var part = FramingSample()
+            let counts = part.gather(scene, points: range, step: step, rule: rules[0], counting: rules)
+            return (part, counts)
+        }) ?? []
+        var counts = [Int](repeating: 0, count: rules.count)
+        for (_, c) in gathered { for r in rules.indices { counts[r] += c[r] } }
+        let chosen = rules.indices.first { counts[$0] >= AutoFramer.minimumSplats } ?? rules.count - 1
+        guard counts[chosen] > 0 else { return }
+        if chosen == 0 {
+            reserve(counts[0])
+            for (part, _) in gathered { append(part) }
+        } else {
+            reserve(counts[chosen])
+            _ = gather(scene, points: 0..<points, step: step, rule: rules[chosen], counting: [])
+        }
+    }
+
+    /// Appends the points `points` (sample positions: splat index = position · `step`) that
+    /// `rule` keeps, and returns how many each of `counting` keeps.
+    private mutating func gather(_ scene: SplatScene, points: Range<Int>, step: Int, rule: Rule, counting: [Rule]) -> [Int] {
         let xs = scene.columnBase(.x), ys = scene.columnBase(.y), zs = scene.columnBase(.z)
         let alpha = scene.columnBase(.alpha)
         let sx = scene.columnBase(.logScaleX), sy = scene.columnBase(.logScaleY), sz = scene.columnBase(.logScaleZ)
-
-        enum Rule { case opaque, anyOpacity, uniform }
         @inline(__always) func ruleWeight(_ i: Int, _ rule: Rule) -> Float {
             // x − x is 0 exactly when x is finite.
             guard xs[i] - xs[i] == 0, ys[i] - ys[i] == 0, zs[i] - zs[i] == 0 else { return 0 }
@@ -49,28 +81,31 @@ struct FramingSample {
             case .uniform: return 1
             }
         }
-        var chosen = Rule.opaque
-        var selected = 0
-        for rule in everySplat ? [Rule.anyOpacity, .uniform] : [Rule.opaque, .anyOpacity, .uniform] {
-            chosen = rule
-            selected = 0
-            for i in stride(from: 0, to: n, by: step) where ruleWeight(i, rule) > 0 { selected += 1 }
-            if selected >= AutoFramer.minimumSplats { break }
-        }
-        guard selected > 0 else { return }
-        x.reserveCapacity(selected); y.reserveCapacity(selected); z.reserveCapacity(selected)
-        self.weight.reserveCapacity(selected); sigma.reserveCapacity(selected); index.reserveCapacity(selected)
-        opacity.reserveCapacity(selected)
-        for i in stride(from: 0, to: n, by: step) {
-            let w = ruleWeight(i, chosen)
+        var counts = [Int](repeating: 0, count: counting.count)
+        for p in points {
+            let i = p * step
+            for (r, counted) in counting.enumerated() where ruleWeight(i, counted) > 0 { counts[r] += 1 }
+            let w = ruleWeight(i, rule)
             guard w > 0 else { continue }
             x.append(xs[i]); y.append(ys[i]); z.append(zs[i])
-            self.weight.append(w)
+            weight.append(w)
             opacity.append(alpha[i].isFinite ? alpha[i] : 0)
             index.append(i)
             let s = exp(max(sx[i], sy[i], sz[i]))
             sigma.append(s.isFinite ? s : 0)
         }
+        return counts
+    }
+
+    private mutating func reserve(_ count: Int) {
+        x.reserveCapacity(count); y.reserveCapacity(count); z.reserveCapacity(count)
+        weight.reserveCapacity(count); sigma.reserveCapacity(count); index.reserveCapacity(count)
+        opacity.reserveCapacity(count)
+    }
+
+    private mutating func append(_ part: FramingSample) {
+        x += part.x; y += part.y; z += part.z
+        weight += part.weight; opacity += part.opacity; sigma += part.sigma; index += part.index
     }
 
     /// Per-axis weighted `lower`/`upper` percentile box of the centres; nil when empty.
