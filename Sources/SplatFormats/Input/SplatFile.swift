@@ -43,10 +43,12 @@ public enum SplatFile {
 
     /// Decodes the whole scene at `path` (see `readHeader(path:)` for the accepted paths).
     /// `gltf` carries the glTF-only choices (the `--gltf-scale` override); `sh` where SH goes
-    /// (`SHStorage`: only SPZ has codes to keep).
+    /// (`SHStorage`: only SPZ has codes to keep). `geometryReady`: see `SPZDecoder.decode`
+    /// (SPZ v4 calls it while its SH stream inflates; other formats never call it).
     public static func decode(path: String, format: SplatFormat? = nil, limits: DecodeLimits = DecodeLimits(),
                               gltf: GLTFDecoder.Options = GLTFDecoder.Options(),
-                              sh: SHStorage = .float32) throws(SplatError) -> DecodedScene {
+                              sh: SHStorage = .float32,
+                              geometryReady: ((SplatScene) -> Void)? = nil) throws(SplatError) -> DecodedScene {
         if let meta = sogMetaPath(path) {
             let decoded = try underCancellation { () throws(SplatError) in
                 try SOGDecoder.decode(.directory(metaPath: meta), limits: limits)
@@ -61,7 +63,8 @@ public enum SplatFile {
             if let streamed { return try finish(adding: detected.warnings, to: streamed, limits: limits, name: path) }
         }
         let input = InputBytes(owning: try file.readAll(), name: path)
-        return try decode(input, detected: detected, limits: limits, folder: folder(of: path), gltf: gltf, sh: sh)
+        return try decode(input, detected: detected, limits: limits, folder: folder(of: path), gltf: gltf, sh: sh,
+                          geometryReady: geometryReady)
     }
 
     /// Reads the header of bytes already in memory. A glTF among them cannot name buffers in
@@ -74,8 +77,10 @@ public enum SplatFile {
     /// Decodes bytes already in memory (see `readHeader(_:)` about glTF buffer files).
     public static func decode(_ input: InputBytes, format: SplatFormat? = nil, limits: DecodeLimits = DecodeLimits(),
                               gltf: GLTFDecoder.Options = GLTFDecoder.Options(),
-                              sh: SHStorage = .float32) throws(SplatError) -> DecodedScene {
-        try decode(input, detected: try detect(input, format: format), limits: limits, folder: nil, gltf: gltf, sh: sh)
+                              sh: SHStorage = .float32,
+                              geometryReady: ((SplatScene) -> Void)? = nil) throws(SplatError) -> DecodedScene {
+        try decode(input, detected: try detect(input, format: format), limits: limits, folder: nil, gltf: gltf, sh: sh,
+                   geometryReady: geometryReady)
     }
 
     /// `folder`: where a glTF's relative buffer URIs resolve, nil for bytes without a file.
@@ -98,12 +103,13 @@ public enum SplatFile {
     }
 
     private static func decode(_ input: InputBytes, detected: (format: SplatFormat, warnings: [String]), limits: DecodeLimits,
-                               folder: String?, gltf: GLTFDecoder.Options, sh: SHStorage) throws(SplatError) -> DecodedScene {
+                               folder: String?, gltf: GLTFDecoder.Options, sh: SHStorage,
+                               geometryReady: ((SplatScene) -> Void)? = nil) throws(SplatError) -> DecodedScene {
         let (fmt, warnings) = detected
         let bytes = input.bytes, file = input.name
         let decoded = try underCancellation { () throws(SplatError) -> DecodedScene in
             switch fmt {
-            case .spz: try SPZDecoder.decode(bytes, file: file, limits: limits, sh: sh)
+            case .spz: try SPZDecoder.decode(bytes, file: file, limits: limits, sh: sh, geometryReady: geometryReady)
             case .ply: try PLYDecoder.decode(bytes, file: file, limits: limits)
             case .compressedPLY: try CompressedPLYDecoder.decode(bytes, file: file, limits: limits)
             case .splat: try DotSplatDecoder.decode(bytes, file: file, limits: limits)

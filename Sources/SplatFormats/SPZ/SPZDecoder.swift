@@ -1,4 +1,5 @@
 import SplatCore
+import Synchronization
 
 /// Decodes SPZ v1–v4 (`formats.md` section 2) into a `SplatScene`, in the file's own frame.
 ///
@@ -35,8 +36,15 @@ public enum SPZDecoder {
     /// filled scene. With `sh: .quantized` the SH codes are kept as they are in
     /// `scene.quantizedSH` (no Float32 SH is made); the size checks stay those of the Float32
     /// scene, so both forms admit exactly the same files.
+    ///
+    /// `geometryReady` is called at most once, on a worker thread, as soon as every column but
+    /// the SH holds its final value and the scene's frame facts are set: for v4, while the SH
+    /// stream (69 % of a degree-3 file) still inflates, so a caller can overlap work that reads
+    /// only geometry with it. The scene must not be modified there; a decode that then fails
+    /// throws as usual (the caller discards what it computed).
     public static func decode(_ bytes: UnsafeRawBufferPointer, file: String?, limits: DecodeLimits,
-                              sh storage: SHStorage = .float32) throws(SplatError) -> DecodedScene {
+                              sh storage: SHStorage = .float32,
+                              geometryReady: ((SplatScene) -> Void)? = nil) throws(SplatError) -> DecodedScene {
         var header = try parseHeader(bytes, file: file)
         let keptDegree = try limits.checkScene(count: header.count, fileDegree: header.shDegree, file: file)
         guard let blocks = header.blocksSize(), let payload = CheckedSize.add(blocks, SPZHeader.legacyHeaderSize) else {
@@ -47,15 +55,13 @@ public enum SPZDecoder {
         let scene: SplatScene
         switch header.container {
         case .ngspZstd:
-            scene = try decodeStreams(bytes, header: header, keptDegree: keptDegree, storage: storage, file: file, limits: limits)
+            scene = try decodeStreams(bytes, header: header, keptDegree: keptDegree, storage: storage, file: file, limits: limits,
+                                      geometryReady: header.usesHalfPositions ? nil : geometryReady)
         case .gzip:
             scene = try decodeLegacy(bytes, header: &header, payloadSize: payload, keptDegree: keptDegree, storage: storage,
                                      file: file, limits: limits)
         }
-        scene.model = header.antialiased ? .antialiased : .default
-        scene.declaredFrame = header.extensions.declaredFrame
-        scene.conventionalFrame = .rub
-        scene.cameraHints = header.extensions.cameraHints
+        describe(scene, header)
         scene.warnings += header.warnings
         var sceneHeader = header.sceneHeader()
         sceneHeader.warnings = scene.warnings
@@ -66,6 +72,14 @@ public enum SPZDecoder {
         decoded.valuesProvenFinite = !header.usesHalfPositions
         decoded.everySplatUsable = !header.usesHalfPositions
         return decoded
+    }
+
+    /// The scene's facts from the header (idempotent: v4 sets them before the streams finish).
+    private static func describe(_ scene: SplatScene, _ header: SPZHeader) {
+        scene.model = header.antialiased ? .antialiased : .default
+        scene.declaredFrame = header.extensions.declaredFrame
+        scene.conventionalFrame = .rub
+        scene.cameraHints = header.extensions.cameraHints
     }
 
     /// Detects the container and validates the header (and v4 TOC).
@@ -94,8 +108,10 @@ public enum SPZDecoder {
     }
 
     private static func decodeStreams(_ bytes: UnsafeRawBufferPointer, header: SPZHeader, keptDegree: Int, storage: SHStorage,
-                                      file: String?, limits: DecodeLimits) throws(SplatError) -> SplatScene {
+                                      file: String?, limits: DecodeLimits,
+                                      geometryReady: ((SplatScene) -> Void)?) throws(SplatError) -> SplatScene {
         let (scene, codes) = makeScene(header, keptDegree: keptDegree, storage: storage)
+        describe(scene, header)
         // With every SH band dropped the SH stream is not inflated at all.
         let streams = header.streams.filter { $0.attribute != .sh || keptDegree > 0 }
         // The SH stream (69 % of a degree-3 file) is inflated whole, then dequantized on every
@@ -131,6 +147,10 @@ public enum SPZDecoder {
         let prefault = codes != nil ? [] : shStream.map { prefaultPieces(shRegion, decodedBytes: 4 * scene.sh.count,
                                                                          packedBytes: $0.uncompressedSize) } ?? []
         let cancellation = CancellationToken.current
+        // Whoever finishes the last geometry stream tells the caller; the SH stream, largest and
+        // taken first, is then usually still inflating on another core.
+        let geometryStreams = streams.count { $0.attribute != .sh }
+        let geometryDone = Atomic<Int>(0)
         Parallel.forEach(iterations: order.count + followerTasks + prefault.count, cancellation: cancellation) { task in
             guard task < order.count else {
                 if task == order.count, let follower {
@@ -159,6 +179,7 @@ public enum SPZDecoder {
                     try ZstdCodec.decompress(source, into: exact, stream: stream.attribute.name, file: file, limits: limits,
                                               cancellation: cancellation)
                     dequantize(stream.attribute, UnsafeRawBufferPointer(exact), range: 0..<header.count, header: header, scene: scene)
+                    if geometryDone.add(1, ordering: .acquiringAndReleasing).newValue == geometryStreams { geometryReady?(scene) }
                 }
             } catch {
                 failures[index] = error

@@ -1,6 +1,7 @@
 import SplatCore
 import SplatFormats
 import SplatRender
+import Synchronization
 
 /// Reading a scene the way every job does: header or full decode from a `SceneInput`, then the
 /// frame decision (made once, from the decoded scene's facts) and the conversion. Errors name
@@ -18,22 +19,27 @@ public enum SceneLoader {
     }
 
     /// The decoded scene, values in the file's own frame. A caller that already read the header
-    /// passes its format, so detection is not repeated.
+    /// passes its format, so detection is not repeated. `geometryReady`: see `SPZDecoder.decode`.
     public static func decode(_ input: SceneInput, format: SplatFormat? = nil, limits: DecodeLimits = DecodeLimits(),
                               gltf: GLTFDecoder.Options = GLTFDecoder.Options(),
-                              sh: SHStorage = .float32) throws(SplatError) -> DecodedScene {
+                              sh: SHStorage = .float32,
+                              geometryReady: ((SplatScene) -> Void)? = nil) throws(SplatError) -> DecodedScene {
         try attributed(input, format: format) { () throws(SplatError) in
             switch input {
-            case .path(let path): try SplatFile.decode(path: path, format: format, limits: limits, gltf: gltf, sh: sh)
-            case .memory(let bytes): try SplatFile.decode(bytes, format: format, limits: limits, gltf: gltf, sh: sh)
+            case .path(let path):
+                try SplatFile.decode(path: path, format: format, limits: limits, gltf: gltf, sh: sh, geometryReady: geometryReady)
+            case .memory(let bytes):
+                try SplatFile.decode(bytes, format: format, limits: limits, gltf: gltf, sh: sh, geometryReady: geometryReady)
             }
         }
     }
 
     /// Decodes and flattens node transforms (glTF instances: positions, covariances and SH moved
     /// into the scene), so every stage after it sees one plain scene in the stored frame.
-    public static func decodeFlattened(_ input: SceneInput, options: LoadOptions) throws(SplatError) -> DecodedScene {
-        let decoded = try decode(input, format: options.format, limits: options.limits, gltf: options.gltf, sh: options.shStorage)
+    public static func decodeFlattened(_ input: SceneInput, options: LoadOptions,
+                                       geometryReady: ((SplatScene) -> Void)? = nil) throws(SplatError) -> DecodedScene {
+        let decoded = try decode(input, format: options.format, limits: options.limits, gltf: options.gltf, sh: options.shStorage,
+                                 geometryReady: geometryReady)
         guard decoded.scene.nodeInstances != nil else { return decoded }
         let flat = try attributed(input, format: options.format) { () throws(SplatError) in
             try SceneTransform.flatten(decoded.scene, limits: options.limits, threads: options.threads)
@@ -46,10 +52,17 @@ public enum SceneLoader {
     /// under `decode` and `convert_frame`.
     public static func load(_ input: SceneInput, options: LoadOptions = LoadOptions(),
                             timings: inout StageTimings) throws(SplatError) -> LoadedScene {
+        // SPZ v4 hands over its geometry while the SH stream still inflates: the estimate then
+        // runs, on one thread, on a core that would otherwise wait for that stream.
+        let early = EarlyUpEstimate()
         let decoded = try timings.time(.decode) { () throws(SplatError) in
-            try decodeFlattened(input, options: options)
+            try decodeFlattened(input, options: options) { scene in
+                early.keep(UpEstimator.estimate(scene, hints: UpHints(scene: scene, cameras: options.cameras), threads: 1), for: scene)
+            }
         }
-        let (facts, estimate) = timings.time(.estimateUp) { inferredFacts(decoded.scene, options: options) }
+        let (facts, estimate) = timings.time(.estimateUp) {
+            inferredFacts(decoded.scene, options: options, estimate: early.estimate(for: decoded.scene))
+        }
         let decision = FrameDecision.decide(facts, options: options.frame)
         timings.time(.convertFrame) { decision.apply(to: decoded.scene, threads: options.threads) }
         return LoadedScene(decoded: decoded, decision: decision, upEstimate: estimate)
@@ -58,8 +71,13 @@ public enum SceneLoader {
     /// The decoded scene's frame facts with what is inferred about up: the training cameras' up
     /// and the estimate from the splats (both in the stored frame, before any conversion).
     public static func inferredFacts(_ scene: SplatScene, options: LoadOptions) -> (FrameFacts, UpEstimate) {
+        inferredFacts(scene, options: options, estimate: nil)
+    }
+
+    /// `inferredFacts` with the estimate already made for this scene, when it was.
+    static func inferredFacts(_ scene: SplatScene, options: LoadOptions, estimate early: UpEstimate?) -> (FrameFacts, UpEstimate) {
         let hints = UpHints(scene: scene, cameras: options.cameras)
-        let estimate = UpEstimator.estimate(scene, hints: hints, threads: options.threads)
+        let estimate = early ?? UpEstimator.estimate(scene, hints: hints, threads: options.threads)
         var facts = scene.frameFacts
         facts.estimatedUp = FrameFacts.EstimatedUp(axis: estimate.axis, confidence: estimate.confidence,
                                                    threshold: UpEstimator.confidenceThreshold)
@@ -88,5 +106,23 @@ public enum SceneLoader {
             copy.message += "; .splat data on standard input needs --format splat"
             throw copy
         }
+    }
+}
+
+/// The up estimate a decoder's `geometryReady` made, kept for the scene it was made from: a
+/// glTF whose nodes are flattened afterwards is a different scene, and is estimated again.
+private final class EarlyUpEstimate: @unchecked Sendable {
+    private struct Kept {
+        weak var scene: SplatScene?
+        let estimate: UpEstimate
+    }
+    private let kept = Mutex<Kept?>(nil)
+
+    func keep(_ estimate: UpEstimate, for scene: SplatScene) {
+        kept.withLock { $0 = Kept(scene: scene, estimate: estimate) }
+    }
+
+    func estimate(for scene: SplatScene) -> UpEstimate? {
+        kept.withLock { kept in kept.flatMap { $0.scene === scene ? $0.estimate : nil } }
     }
 }
