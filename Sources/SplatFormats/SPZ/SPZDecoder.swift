@@ -1,5 +1,4 @@
 import SplatCore
-import Synchronization
 
 /// Decodes SPZ v1–v4 (`formats.md` section 2) into a `SplatScene`, in the file's own frame.
 ///
@@ -75,7 +74,7 @@ public enum SPZDecoder {
     }
 
     /// The scene's facts from the header (idempotent: v4 sets them before the streams finish).
-    private static func describe(_ scene: SplatScene, _ header: SPZHeader) {
+    static func describe(_ scene: SplatScene, _ header: SPZHeader) {
         scene.model = header.antialiased ? .antialiased : .default
         scene.declaredFrame = header.extensions.declaredFrame
         scene.conventionalFrame = .rub
@@ -95,115 +94,16 @@ public enum SPZDecoder {
         throw SplatError(.badMagic, "neither NGSP nor gzip magic", file: file, offset: 0)
     }
 
-    // MARK: - v4
+    // MARK: - both containers (v4 streams: SPZDecoder+Streams.swift)
 
     /// A degree-0 scene carrying `QuantizedSH` codes for `storage == .quantized` and SH bands kept,
     /// otherwise a scene with Float32 SH of the kept degree (then nil codes).
-    private static func makeScene(_ header: SPZHeader, keptDegree: Int, storage: SHStorage) -> (SplatScene, QuantizedSH?) {
+    static func makeScene(_ header: SPZHeader, keptDegree: Int, storage: SHStorage) -> (SplatScene, QuantizedSH?) {
         guard storage == .quantized, keptDegree > 0 else { return (SplatScene(count: header.count, shDegree: keptDegree), nil) }
         let scene = SplatScene(count: header.count, shDegree: 0)
         let codes = QuantizedSH(count: header.count, stride: header.stride(.sh), degree: keptDegree)
         scene.quantizedSH = codes
         return (scene, codes)
-    }
-
-    private static func decodeStreams(_ bytes: UnsafeRawBufferPointer, header: SPZHeader, keptDegree: Int, storage: SHStorage,
-                                      file: String?, limits: DecodeLimits,
-                                      geometryReady: ((SplatScene) -> Void)?) throws(SplatError) -> SplatScene {
-        let (scene, codes) = makeScene(header, keptDegree: keptDegree, storage: storage)
-        describe(scene, header)
-        // With every SH band dropped the SH stream is not inflated at all.
-        let streams = header.streams.filter { $0.attribute != .sh || keptDegree > 0 }
-        // The SH stream (69 % of a degree-3 file) is inflated whole, then dequantized on every
-        // core. When every band is kept it is inflated into the last quarter of the scene's own SH
-        // floats and converted in place (`SPZDequantizer.shInPlace`), so it needs no buffer of
-        // its own; when bands are dropped it goes through a separate buffer.
-        // Kept as codes, the stream is inflated straight into them and that is all.
-        let shStream = streams.first { $0.attribute == .sh }
-        let shInPlace = keptDegree == header.shDegree && codes == nil
-        let shRegion = UnsafeMutableRawPointer(scene.sh.baseAddress!)
-        let shBuffer = try shStream.flatMap { (s) throws(SplatError) in
-            shInPlace || codes != nil ? nil : try PageBuffer(capacity: s.uncompressedSize, file: file)
-        }
-        let shTarget = shStream.map { s in
-            UnsafeMutableRawBufferPointer(start: codes.map { UnsafeMutableRawPointer($0.codes) } ?? shBuffer?.base ?? shRegion + 3 * s.uncompressedSize,
-                                          count: s.uncompressedSize)
-        }
-        // Converted in place, the codes are turned into floats as they inflate, by a worker the
-        // small streams have left idle.
-        let follower = shStream.flatMap { s in shInPlace ? SHInflationFollower(region: shRegion, count: s.uncompressedSize) : nil }
-        let followerTasks = follower == nil ? 0 : 1
-        // Largest stream first: workers take tasks in order, so the long SH stream starts at once.
-        let order = streams.indices.sorted { streams[$0].uncompressedSize > streams[$1].uncompressedSize }
-        let failures = UnsafeMutableBufferPointer<SplatError?>.allocate(capacity: max(1, streams.count))
-        failures.initialize(repeating: nil)
-        // The slots hold errors (with strings): deinitialize them, or each failed decode leaks.
-        defer { failures.deinitialize().deallocate() }
-
-        // While one core inflates the long SH stream, the others, once the small streams are
-        // done, map the pages of the decoded SH that the kernel would otherwise fault in one by
-        // one during dequantization — the part the packed bytes do not occupy, so the resident
-        // total never passes the final scene plus the file.
-        let prefault = codes != nil ? [] : shStream.map { prefaultPieces(shRegion, decodedBytes: 4 * scene.sh.count,
-                                                                         packedBytes: $0.uncompressedSize) } ?? []
-        let cancellation = CancellationToken.current
-        // Whoever finishes the last geometry stream tells the caller; the SH stream, largest and
-        // taken first, is then usually still inflating on another core.
-        let geometryStreams = streams.count { $0.attribute != .sh }
-        let geometryDone = Atomic<Int>(0)
-        Parallel.forEach(iterations: order.count + followerTasks + prefault.count, cancellation: cancellation) { task in
-            guard task < order.count else {
-                if task == order.count, let follower {
-                    follower.follow(cancellation: cancellation)
-                    return
-                }
-                let piece = prefault[task - order.count - followerTasks]
-                PageBuffer.populate(piece.start, byteCount: piece.count)
-                return
-            }
-            let index = order[task]
-            let stream = streams[index]
-            let source = UnsafeRawBufferPointer(rebasing: bytes[stream.compressedOffset..<stream.compressedOffset + stream.compressedSize])
-            do throws(SplatError) {
-                if stream.attribute == .sh, let follower {
-                    try follower.inflate { (progress) throws(SplatError) in
-                        try ZstdCodec.decompress(source, into: follower.target, stream: "sh", file: file, limits: limits,
-                                                  cancellation: cancellation, progress: progress)
-                    }
-                } else if stream.attribute == .sh, let shTarget {
-                    try ZstdCodec.decompress(source, into: shTarget, stream: "sh", file: file, limits: limits,
-                                              cancellation: cancellation)
-                } else {
-                    let packed = try PageBuffer(capacity: stream.uncompressedSize, file: file)
-                    let exact = UnsafeMutableRawBufferPointer(start: packed.base, count: stream.uncompressedSize)
-                    try ZstdCodec.decompress(source, into: exact, stream: stream.attribute.name, file: file, limits: limits,
-                                              cancellation: cancellation)
-                    dequantize(stream.attribute, UnsafeRawBufferPointer(exact), range: 0..<header.count, header: header, scene: scene)
-                    if geometryDone.add(1, ordering: .acquiringAndReleasing).newValue == geometryStreams { geometryReady?(scene) }
-                }
-            } catch {
-                failures[index] = error
-            }
-        }
-        try cancellation?.check("while inflating the SPZ streams")
-        if let first = failures.lazy.compactMap({ $0 }).first { throw first }
-
-        if let shStream, shInPlace {
-            SPZDequantizer.shInPlace(shRegion, count: shStream.uncompressedSize, converted: follower?.converted ?? 0,
-                                     cancellation: cancellation)
-        } else if let shBuffer {
-            // Each chunk hands back the packed pages only it read, so the packed SH shrinks while
-            // the decoded SH grows and the two are never both resident in full.
-            let stride = header.stride(.sh)
-            Parallel.forEachChunk(count: header.count, chunkSize: splatsPerChunk, cancellation: cancellation) { _, range in
-                let start = range.lowerBound * stride, end = range.upperBound * stride
-                dequantize(.sh, UnsafeRawBufferPointer(start: shBuffer.base + start, count: end - start), range: range,
-                           header: header, scene: scene)
-                shBuffer.release(start..<end)
-            }
-        }
-        try cancellation?.check("while dequantizing SH")
-        return scene
     }
 
     // MARK: - legacy
@@ -300,7 +200,7 @@ public enum SPZDecoder {
     // MARK: - shared
 
     /// Up to 8 pieces covering the first `decodedBytes − packedBytes` bytes from `start`.
-    private static func prefaultPieces(_ start: UnsafeMutableRawPointer, decodedBytes: Int,
+    static func prefaultPieces(_ start: UnsafeMutableRawPointer, decodedBytes: Int,
                                        packedBytes: Int) -> [(start: UnsafeMutableRawPointer, count: Int)] {
         let total = decodedBytes - packedBytes
         guard total >= 1 << 20 else { return [] }
@@ -309,7 +209,7 @@ public enum SPZDecoder {
     }
 
     /// Dequantizes one attribute for the splats in `range`; `block` holds exactly their bytes.
-    private static func dequantize(_ attribute: SPZHeader.Attribute, _ block: UnsafeRawBufferPointer, range: Range<Int>,
+    static func dequantize(_ attribute: SPZHeader.Attribute, _ block: UnsafeRawBufferPointer, range: Range<Int>,
                                    header: SPZHeader, scene: SplatScene) {
         guard !range.isEmpty, let base = block.baseAddress else { return }
         let src = base.assumingMemoryBound(to: UInt8.self)
