@@ -136,10 +136,10 @@ struct BenchmarkRun {
             if let binary = splatrender ?? BenchmarkPaths.siblingSplatrender {
                 let suite = EndToEndSuite(stopwatch: Stopwatch(warmUps: 1, runs: smoke ? 2 : 3), report: report)
                 if let v4 = stressInputs.first(where: { $0.kind == .spzV4 }) {
-                    try suite.run(binary: binary, input: v4.path, scene: "stress", decodeFigure: v4.figure, targetMilliseconds: 400,
+                    try suite.run(binary: binary, input: v4.path, scene: "stress", decodeFigure: v4.codesFigure, targetMilliseconds: 400,
                                   targetPeakMiB: 500)
                 } else {
-                    try suite.run(binary: binary, input: biker.path, scene: "biker", decodeFigure: biker.figure, targetMilliseconds: nil)
+                    try suite.run(binary: binary, input: biker.path, scene: "biker", decodeFigure: biker.codesFigure, targetMilliseconds: nil)
                 }
             } else {
                 report.progress("end to end skipped: no splatrender beside \(ChildProcess.currentExecutable) (build it or pass --splatrender)")

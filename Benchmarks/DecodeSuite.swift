@@ -18,6 +18,8 @@ struct DecodeInput {
     /// Format and scene, unique per input: `spz_v4.biker`.
     var key: String { "\(kind.rawValue).\(scene)" }
     var figure: String { "decode.\(key)" }
+    /// The render form's figure (SH kept as codes), which is what a render job decodes.
+    var codesFigure: String { "decode.\(kind.rawValue)_codes.\(scene)" }
 
     /// Bytes on disk (a SOG folder: all its files).
     var fileBytes: Int { Self.bytesOnDisk(path) }
@@ -105,7 +107,7 @@ struct DecodeSuite {
             let codes = try stopwatch.measure { () throws -> DecodedScene in
                 try SplatFile.decode(path: input.path, sh: .quantized)
             }
-            report.add(Figure(suite: "decode", name: "decode.\(input.kind.rawValue)_codes.\(input.scene)", unit: "ms", sample: codes,
+            report.add(Figure(suite: "decode", name: input.codesFigure, unit: "ms", sample: codes,
                               baseline: .init(figure: rawFigure, value: raw.median),
                               note: label + "; SH kept as its codes (SHStorage.quantized), as render jobs decode", details: details))
 
