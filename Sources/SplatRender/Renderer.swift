@@ -43,9 +43,10 @@ public final class Renderer: @unchecked Sendable {
     /// splats) stops when the token is cancelled, with the token's error.
     ///
     /// `unusableSplats` is how many splats the caller knows to be unusable (0 for a scene whose
-    /// decoder bounds every value, SH included: `DecodedScene.everySplatUsable`). The per-frame form then skips
-    /// its counting pass (16 ms for 3.4 M splats); the images never depend on it, since every
-    /// frame drops unusable splats by the same test, only `droppedSplatCount` does. nil counts.
+    /// decoder bounds every value, SH included: `DecodedScene.everySplatUsable`). The per-frame
+    /// form then skips its counting pass (16 ms for 3.4 M splats). The images never depend on
+    /// it, since every frame drops unusable splats by the same test; only `droppedSplatCount`
+    /// does. nil counts.
     public convenience init(scene: SplatScene, threads: Int? = nil, preparation: ScenePreparation = .prepared,
                             unusableSplats: Int? = nil, cancellation: CancellationToken) throws(SplatError) {
         let prepared = RenderScene(scene: scene, threads: threads, cancellation: cancellation, preparation: preparation,

@@ -10,10 +10,11 @@ extension SPZDecoder {
         describe(scene, header)
         // With every SH band dropped the SH stream is not inflated at all.
         let streams = header.streams.filter { $0.attribute != .sh || keptDegree > 0 }
-        // The SH stream (69 % of a degree-3 file) is inflated whole, then dequantized on every
-        // core. When every band is kept it is inflated into the last quarter of the scene's own SH
-        // floats and converted in place (`SPZDequantizer.shInPlace`), so it needs no buffer of
-        // its own; when bands are dropped it goes through a separate buffer.
+        // The SH stream (69 % of a degree-3 file) sets the pace. When every band is kept it is
+        // inflated into the last quarter of the scene's own SH floats and converted in place,
+        // partly while it still inflates (`SHInflationFollower`), the rest afterwards on every
+        // core (`SPZDequantizer.shInPlace`), so it needs no buffer of its own; when bands are
+        // dropped it goes through a separate buffer, dequantized once it is whole.
         // Kept as codes, the stream is inflated straight into them and that is all.
         let shStream = streams.first { $0.attribute == .sh }
         let shInPlace = keptDegree == header.shDegree && codes == nil
