@@ -31,8 +31,4 @@ struct SplatColours: @unchecked Sendable {
             return (r[0], r[1], r[2])
         }
     }
-
-    /// DC coefficient of splat `i` as (R, G, B, 0).
-    @inline(__always)
-    func dcCoefficient(_ i: Int) -> SIMD4<Float> { SIMD4(red[i], green[i], blue[i], 0) }
 }
