@@ -66,6 +66,32 @@ import TestSupport
         return TestScenes.scene(splats)
     }
 
+    /// A 16 m street of discs, 4.4 m wide at one end and 1.5 m at the other, with eight 1.4 m
+    /// boxes (cars) along it: a long scene lying on its floor, whose long axis tapers.
+    static func street() -> SplatScene {
+        var random = SplitMix64(seed: 21)
+        func u() -> Float { Float(random.next() % 1_000_001) / 1_000_000 }
+        var splats: [TestScenes.Splat] = []
+        for _ in 0..<4000 {
+            let x = 16 * u() - 8, half = 2.2 - 0.09 * (x + 8)
+            splats.append(disc(SIMD3(x, 0.004 * (u() - 0.5), (2 * u() - 1) * half), normal: SIMD3(0, 1, 0)))
+        }
+        for car in 0..<8 {
+            let x = -7 + 2 * Float(car), z: Float = car % 2 == 0 ? 0.8 : -0.8
+            for _ in 0..<400 {
+                let a = u(), b = u()
+                switch random.next() % 5 {
+                case 0: splats.append(disc(SIMD3(x + 0.9, 1.4 * b, z + 0.4 * (a - 0.5)), normal: SIMD3(1, 0, 0), size: 0.03))
+                case 1: splats.append(disc(SIMD3(x - 0.9, 1.4 * b, z + 0.4 * (a - 0.5)), normal: SIMD3(-1, 0, 0), size: 0.03))
+                case 2: splats.append(disc(SIMD3(x + 1.8 * (a - 0.5), 1.4 * b, z + 0.2), normal: SIMD3(0, 0, 1), size: 0.03))
+                case 3: splats.append(disc(SIMD3(x + 1.8 * (a - 0.5), 1.4 * b, z - 0.2), normal: SIMD3(0, 0, -1), size: 0.03))
+                default: splats.append(disc(SIMD3(x + 1.8 * (a - 0.5), 1.4, z + 0.4 * (b - 0.5)), normal: SIMD3(0, 1, 0), size: 0.03))
+                }
+            }
+        }
+        return TestScenes.scene(splats)
+    }
+
     static func floatingSphere() -> SplatScene {
         var random = SplitMix64(seed: 3)
         func u() -> Float { Float(random.next() % 1_000_001) / 1_000_000 * 2 - 1 }
@@ -167,6 +193,23 @@ import TestSupport
         let cylinder = UpEstimator.estimate(Self.floatingCone(taper: false))
         #expect(!cylinder.isConfident, "a cylinder is as likely to stand on either end")
         #expect(abs((cylinder.vector * Self.up).sum()) > 0.99, "…but it is still vertical")
+    }
+
+    /// The street's long axis is its longest by far and tapers, which reads as a tall subject
+    /// standing on its broad end; the floor along it says the axis is level. Without that rule
+    /// the long axis won (weight 1 against 0.2 for the oblong floor).
+    @Test func aLongSceneWithAFloorAlongItLies() {
+        let scene = Self.street()
+        let unrotated = UpEstimator.estimate(scene)
+        #expect(unrotated.evidence.contains { $0.source == .tallExtent && $0.weight == 0 }, "the long axis is silenced")
+        for rotation in UpEvaluationCorpus.axisRotations {
+            let rotated = UpEvaluationCorpus.copy(scene)
+            rotation.apply(to: rotated)
+            let estimate = UpEstimator.estimate(rotated)
+            let truth = rotation.apply(point: Self.up)
+            #expect(abs((estimate.vector * truth).sum()) > cos(2 * Double.pi / 180), "the floor's normal is the line")
+            #expect(!estimate.isConfident || estimate.axis == SignedAxis.nearest(to: truth), "never confidently on its end")
+        }
     }
 
     @Test func aFloorAndACeilingGiveTheLineButNoSign() {

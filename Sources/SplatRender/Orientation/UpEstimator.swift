@@ -34,6 +34,9 @@ public enum UpEstimator {
     public static let priorWeight = 0.5
     /// Vote weight of perfectly coherent training cameras (times their mean resultant length).
     public static let cameraWeight = 10.0
+    /// Floor evidence (ground plane plus normal cone) square to the long axis that silences the
+    /// tall-extent vote entirely; less scales it down in proportion.
+    static let lyingFloorWeight = 0.3
     /// Vote weight of a safe-orbit hint.
     public static let safeOrbitWeight = 2.0
     /// Below this many splats the geometry says nothing about up (a handful of points has an
@@ -59,19 +62,29 @@ public enum UpEstimator {
         let normals = SurfaceNormalMode(sample)
         let ground = GroundPlane.find(sample, threads: threads)
         var groundWeight = 0.0
+        // Floor evidence square to the long axis, before the outline gate (see the tall extent).
+        var floorAcrossTall = 0.0
         if let ground {
-            groundWeight = unitClamp((ground.support - 0.05) / 0.2) * unitClamp((ground.oneSidedness - 0.8) / 0.15)
+            let floor = unitClamp((ground.support - 0.05) / 0.2) * unitClamp((ground.oneSidedness - 0.8) / 0.15)
                 * unitClamp((0.3 - ground.gap) / 0.2) * unitClamp((ground.normalAgreement - 0.05) / 0.15)
-                * shape.outlineGate(sample, along: ground.up)
+            groundWeight = floor * shape.outlineGate(sample, along: ground.up)
             lines.append(Line(source: .groundPlane, vector: ground.up, weight: groundWeight, precision: 4))
+            if lines[lines.count - 1].isSquare(to: shape.tallLine) { floorAcrossTall += floor }
         }
         if let direction = normals.direction {
-            let weight = unitClamp((normals.fraction - 0.1) / 0.3) * shape.outlineGate(sample, along: direction)
-            lines.append(Line(source: .surfaceNormals, vector: direction, weight: weight, precision: 2))
+            let floor = unitClamp((normals.fraction - 0.1) / 0.3)
+            lines.append(Line(source: .surfaceNormals, vector: direction, weight: floor * shape.outlineGate(sample, along: direction),
+                              precision: 2))
+            if lines[lines.count - 1].isSquare(to: shape.tallLine) { floorAcrossTall += floor }
         }
         lines.append(Line(source: .flatExtent, vector: shape.flatLine,
                           weight: shape.flatness * shape.outlineGate(sample, along: shape.flatLine), precision: 1))
-        lines.append(Line(source: .tallExtent, vector: shape.tallLine, weight: shape.elongation, precision: 1))
+        // A long mass with a floor along its length lies (a street, a train, a corridor), so floor
+        // evidence square to the long axis silences it in proportion; a standing subject's floor
+        // lies across its long axis instead. The floor's outline gate does not apply here: an
+        // oblong floor is no evidence of up, but it is evidence that the long axis is level.
+        lines.append(Line(source: .tallExtent, vector: shape.tallLine,
+                          weight: shape.elongation * unitClamp(1 - floorAcrossTall / lyingFloorWeight), precision: 1))
 
         if scene.count < minimumSplatsForGeometry {
             for i in lines.indices where lines[i].source != .trainingCameras && lines[i].source != .safeOrbit {
@@ -129,6 +142,11 @@ public enum UpEstimator {
 
         func isNear(_ other: SIMD3<Double>) -> Bool {
             abs((vector * other).sum()) >= cos(UpEstimator.clusterDegrees * .pi / 180)
+        }
+
+        /// Within `clusterDegrees` of a right angle to `other`.
+        func isSquare(to other: SIMD3<Double>) -> Bool {
+            abs((vector * other).sum()) <= sin(UpEstimator.clusterDegrees * .pi / 180)
         }
 
         /// The vote as reported; `up` (when this line counted) gives it the estimate's sign.
