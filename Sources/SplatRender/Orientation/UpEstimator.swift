@@ -34,11 +34,11 @@ public enum UpEstimator {
     public static let priorWeight = 0.5
     /// Vote weight of perfectly coherent training cameras (times their mean resultant length).
     public static let cameraWeight = 10.0
+    /// Vote weight of a safe-orbit hint.
+    public static let safeOrbitWeight = 2.0
     /// Floor evidence (ground plane plus normal cone) square to the long axis that silences the
     /// tall-extent vote entirely; less scales it down in proportion.
     static let lyingFloorWeight = 0.3
-    /// Vote weight of a safe-orbit hint.
-    public static let safeOrbitWeight = 2.0
     /// Below this many splats the geometry says nothing about up (a handful of points has an
     /// extent and a "plane" by chance): only cameras and hints vote. The smallest corpus scene
     /// the evaluation scores has 1,000.
@@ -68,14 +68,16 @@ public enum UpEstimator {
             let floor = unitClamp((ground.support - 0.05) / 0.2) * unitClamp((ground.oneSidedness - 0.8) / 0.15)
                 * unitClamp((0.3 - ground.gap) / 0.2) * unitClamp((ground.normalAgreement - 0.05) / 0.15)
             groundWeight = floor * shape.outlineGate(sample, along: ground.up)
-            lines.append(Line(source: .groundPlane, vector: ground.up, weight: groundWeight, precision: 4))
-            if lines[lines.count - 1].isSquare(to: shape.tallLine) { floorAcrossTall += floor }
+            let line = Line(source: .groundPlane, vector: ground.up, weight: groundWeight, precision: 4)
+            lines.append(line)
+            if line.isSquare(to: shape.tallLine) { floorAcrossTall += floor }
         }
         if let direction = normals.direction {
             let floor = unitClamp((normals.fraction - 0.1) / 0.3)
-            lines.append(Line(source: .surfaceNormals, vector: direction, weight: floor * shape.outlineGate(sample, along: direction),
-                              precision: 2))
-            if lines[lines.count - 1].isSquare(to: shape.tallLine) { floorAcrossTall += floor }
+            let line = Line(source: .surfaceNormals, vector: direction, weight: floor * shape.outlineGate(sample, along: direction),
+                            precision: 2)
+            lines.append(line)
+            if line.isSquare(to: shape.tallLine) { floorAcrossTall += floor }
         }
         lines.append(Line(source: .flatExtent, vector: shape.flatLine,
                           weight: shape.flatness * shape.outlineGate(sample, along: shape.flatLine), precision: 1))
