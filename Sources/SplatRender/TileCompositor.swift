@@ -145,15 +145,25 @@ struct TileCompositor {
                             let alpha = (opacity * FastExp.exp8(power, floor: Self.exponentFloor)).atMost(Self.maxAlpha)
                             let passes = candidate .& (power .<= 0) .& (alpha .>= Self.minAlpha)
                             let tr = transmittance[h]
-                            let next = tr * (1 - alpha)
+                            // Lanes that fail multiply T by exactly 1 and add exactly 0, so the
+                            // common case (no lane stops) stores without waiting for the stop
+                            // test: the next splat's load of T and S depends on one multiply,
+                            // not on a compare and two blends (the half row's loop-carried chain).
+                            let next = tr * V(repeating: 1).replacing(with: 1 - alpha, where: passes)
+                            let weight = V(repeating: 0).replacing(with: alpha, where: passes) * tr
                             let stop = passes .& (next .< Self.minTransmittance)
-                            let blend = passes .& .!stop
-                            let weight = V(repeating: 0).replacing(with: alpha * tr, where: blend)
-                            red[h] = red[h].addingProduct(weight, colourR)
-                            green[h] = green[h].addingProduct(weight, colourG)
-                            blue[h] = blue[h].addingProduct(weight, colourB)
-                            transmittance[h] = tr.replacing(with: next, where: blend)
-                            if stop.anyLane {
+                            if !stop.anyLane {
+                                red[h] = red[h].addingProduct(weight, colourR)
+                                green[h] = green[h].addingProduct(weight, colourG)
+                                blue[h] = blue[h].addingProduct(weight, colourB)
+                                transmittance[h] = next
+                            } else {
+                                let blend = passes .& .!stop
+                                let kept = V(repeating: 0).replacing(with: weight, where: blend)
+                                red[h] = red[h].addingProduct(kept, colourR)
+                                green[h] = green[h].addingProduct(kept, colourG)
+                                blue[h] = blue[h].addingProduct(kept, colourB)
+                                transmittance[h] = tr.replacing(with: next, where: blend)
                                 let stopped = barrier[h].replacing(with: .infinity, where: stop)
                                 barrier[h] = stopped
                                 if !(stopped .== 0).anyLane {
