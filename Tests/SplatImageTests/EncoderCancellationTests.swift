@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import SplatCore
 @testable import SplatImage
@@ -87,6 +88,40 @@ struct EncoderCancellationTests {
         #expect(result.failure?.kind == .cancelled, "\(name): \(result)")
         #expect(result.failure?.message.contains("while") == true)
         #expect(elapsed < .milliseconds(20) + .seconds(1) + allowance, "\(name) took \(elapsed)")
+    }
+
+    /// What an encode abandoned at its token goes on doing. libwebp encodes a lossy picture's
+    /// alpha plane with no progress hook: cancelled a quarter of the way in, the encode thread
+    /// ran on for about two thirds of a whole encode after its caller had returned (4096²: 1.3 s;
+    /// the 8192² deadline probe held a core for 8 s). With the planes encoded apart, each under
+    /// the hook, it ends at the next hook. Runs the work a detached encode thread runs, against
+    /// the time of a whole encode measured just before (so the bound scales with the machine).
+    @Test func anAbandonedLossyAlphaEncodeStopsSoon() throws {
+        let image = WebPWriterTests.softDisc(side: 4096)
+        let config = try WebPEncoderSettings.make(compression: .lossy(quality: 80), effort: 4)
+        let clock = ContinuousClock()
+        let before = clock.now
+        _ = try WebPWriter.encodeLossyWithAlpha(image, config: config, effort: 4, cancellation: .none)
+        let whole = clock.now - before
+
+        let token = CancellationToken()
+        let cancelledAt = Mutex<ContinuousClock.Instant?>(nil)
+        let ended = DispatchSemaphore(value: 0)
+        Thread {
+            Thread.sleep(forTimeInterval: Double((whole / 4).components.seconds) + Double((whole / 4).components.attoseconds) * 1e-18)
+            cancelledAt.withLock { $0 = clock.now }
+            token.cancel()
+        }.start()
+        let result = Self.outcome { () throws(SplatError) in
+            try DetachedEncode.run(cancellation: token, point: "while encoding the WebP") { () throws(SplatError) in
+                defer { ended.signal() }
+                return try WebPWriter.encodeLossyWithAlpha(image, config: config, effort: 4, cancellation: token)
+            }
+        }
+        #expect(result.failure?.kind == .cancelled, "\(result)")
+        #expect(ended.wait(timeout: .now() + 60) == .success)
+        let ranOn = clock.now - (try #require(cancelledAt.withLock { $0 }))
+        #expect(ranOn < whole / 5, "the encode thread ran \(ranOn) past its cancellation; a whole encode takes \(whole)")
     }
 
     /// The same with a deadline: `timeout`, within the deadline plus a loose second.
