@@ -12,11 +12,14 @@ final class Report {
     init(machine: Machine, jsonPath: String?) throws {
         self.machine = machine
         if let jsonPath {
-            guard FileManager.default.createFile(atPath: jsonPath, contents: nil),
-                  let handle = FileHandle(forWritingAtPath: jsonPath) else {
-                throw BenchmarkError("cannot write \(jsonPath)")
+            // open(2), not FileManager.createFile: that writes a temporary file and renames it
+            // over the path, which turned /dev/null (the deadline probe's sink) into a regular
+            // file when run as root.
+            let descriptor = open(jsonPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                throw BenchmarkError("cannot write \(jsonPath): \(String(cString: strerror(errno)))")
             }
-            jsonFile = handle
+            jsonFile = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         } else {
             jsonFile = nil
         }
