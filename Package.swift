@@ -52,7 +52,7 @@ let package = Package(
 
         .target(name: "TestSupport", dependencies: ["SplatCore", "CDeflate"], path: "Tests/TestSupport"),
         .testTarget(name: "SplatCoreTests", dependencies: ["SplatCore", "TestSupport"]),
-        .testTarget(name: "SplatFormatsTests", dependencies: ["SplatFormats", "SplatCore", "TestSupport", "CZstd", "CDeflate", "CZlib"],
+        .testTarget(name: "SplatFormatsTests", dependencies: ["SplatFormats", "SplatCore", "TestSupport", "CZstd", "CDeflate", "CZlib", "CWebP"],
                     // Regression inputs are read from disk by path, not bundled.
                     exclude: ["Regressions"]),
         .testTarget(name: "SplatImageTests", dependencies: ["SplatImage", "SplatCore", "TestSupport", "CWebP", "CZlib", "CDeflate", "CTurboJPEG"]),

@@ -117,10 +117,12 @@ public enum SOGDecoder {
         // Decode, largest files first so the two cores finish together.
         let needed = kept > 0 ? Array(names.indices) : Array(0..<5)
         let order = needed.sorted { encoded[$0].count > encoded[$1].count }
-        let decoded = try Parallel.map(order.count, cancellation: CancellationToken.current) { (j: Int) throws(SplatError) -> ImageBuffer in
+        // The job's token, passed down: the workers that decode have none bound.
+        let cancellation = CancellationToken.current
+        let decoded = try Parallel.map(order.count, cancellation: cancellation) { (j: Int) throws(SplatError) -> ImageBuffer in
             let i = order[j]
             return try encoded[i].withBytes { (b) throws(SplatError) in
-                try WebPImageDecoder.decode(b, info: infos[i], file: files.label(names[i]))
+                try WebPImageDecoder.decode(b, info: infos[i], file: files.label(names[i]), cancellation: cancellation)
             }
         }
         var images = [ImageBuffer?](repeating: nil, count: names.count)

@@ -46,20 +46,54 @@ enum WebPImageDecoder {
         return Info(width: w, height: h, isLossy: kind == .lossy, decodedBytes: decoded)
     }
 
-    /// Decodes to straight RGBA8 into a buffer of `info.decodedBytes`. Failure → `corrupt`.
-    static func decode(_ bytes: UnsafeRawBufferPointer, info: Info, file: String?) throws(SplatError) -> ImageBuffer {
-        var decoded = false
+    /// Bytes of the file handed to libwebp's incremental decoder at a time; between pieces the
+    /// job's token is checked. A one-shot decode cannot be stopped: a 5200² lossless image (the
+    /// largest of a SOG scene at the decode ceiling) takes over a second, which a deadline would
+    /// have waited for.
+    static let pieceBytes = 256 << 10
+
+    /// Decodes to straight RGBA8 into a buffer of `info.decodedBytes`, feeding libwebp the file
+    /// `pieceBytes` at a time and checking `cancellation` between pieces (it throws the token's
+    /// error). Failure or a file that ends early → `corrupt`.
+    static func decode(_ bytes: UnsafeRawBufferPointer, info: Info, file: String?,
+                       cancellation: CancellationToken? = nil) throws(SplatError) -> ImageBuffer {
+        var outcome: Result<Void, SplatError> = .success(())
         // libwebp writes every byte of the buffer, so it is not zeroed first.
         let pixels = [UInt8](unsafeUninitializedCapacity: info.decodedBytes) { buffer, initialized in
-            decoded = WebPDecodeRGBAInto(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count,
-                                         buffer.baseAddress, info.decodedBytes, Int32(info.width * 4)) != nil
-            if !decoded { buffer.initialize(repeating: 0) }
-            initialized = info.decodedBytes
+            outcome = Result { () throws(SplatError) in
+                try decodeInPieces(bytes, into: buffer, info: info, file: file, cancellation: cancellation)
+            }
+            // On failure the array is dropped: declaring it empty spares zeroing (and faulting
+            // in) the rest of a buffer that may be hundreds of megabytes, after a deadline.
+            if case .success = outcome { initialized = info.decodedBytes }
         }
-        guard decoded else {
-            throw SplatError(.corrupt, "WebP image \(info.width)×\(info.height) failed to decode", file: file)
-        }
+        try outcome.get()
         return ImageBuffer(width: info.width, height: info.height, channels: 4, pixels: pixels)
+    }
+
+    private static func decodeInPieces(_ bytes: UnsafeRawBufferPointer, into buffer: UnsafeMutableBufferPointer<UInt8>,
+                                       info: Info, file: String?, cancellation: CancellationToken?) throws(SplatError) {
+        guard let decoder = WebPINewRGB(MODE_RGBA, buffer.baseAddress, info.decodedBytes, Int32(info.width * 4)) else {
+            throw SplatError(.corrupt, "WebP image \(info.width)×\(info.height): libwebp could not start a decoder", file: file)
+        }
+        defer { WebPIDelete(decoder) }
+        let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        var available = 0
+        while true {
+            available = min(bytes.count, available + pieceBytes)
+            // The data so far, from the start: libwebp reads it in place instead of copying it.
+            let status = WebPIUpdate(decoder, base, available)
+            if status == VP8_STATUS_OK { return }
+            guard status == VP8_STATUS_SUSPENDED else {
+                throw SplatError(.corrupt, "WebP image \(info.width)×\(info.height) failed to decode (libwebp status \(status.rawValue))",
+                                 file: file, offset: available)
+            }
+            guard available < bytes.count else {
+                throw SplatError(.corrupt, "WebP image \(info.width)×\(info.height) ends before its last pixel", file: file,
+                                 offset: bytes.count)
+            }
+            try cancellation?.check("while decoding WebP image \(info.width)×\(info.height)")
+        }
     }
 
     private enum ChunkKind { case lossy, lossless }
