@@ -47,9 +47,10 @@ enum WebPImageDecoder {
     }
 
     /// Bytes of the file handed to libwebp's incremental decoder at a time; between pieces the
-    /// job's token is checked. A one-shot decode cannot be stopped: a 5200² lossless image (the
-    /// largest of a SOG scene at the decode ceiling) takes over a second, which a deadline would
-    /// have waited for.
+    /// job's token is checked. A one-shot decode cannot be stopped: a 5200² lossless image (about
+    /// the largest a SOG scene's images can be under the decode ceiling) took 0.5 s, which a
+    /// deadline would have waited for; in pieces it stops within 4–10 ms (+9 % on the whole
+    /// decode of incompressible data, nothing measurable on the corpus scenes).
     static let pieceBytes = 256 << 10
 
     /// Decodes to straight RGBA8 into a buffer of `info.decodedBytes`, feeding libwebp the file

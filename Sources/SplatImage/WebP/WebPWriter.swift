@@ -34,12 +34,14 @@ public enum WebPWriter {
     /// with its alpha dropped after the transparent area is flattened for compression, as
     /// libwebp does before it encodes a lossy picture.
     static func encodeLossyWithAlpha(_ image: ImageBuffer, config: WebPConfig, effort: Int,
-                                             cancellation: CancellationToken) throws(SplatError) -> [UInt8] {
+                                     cancellation: CancellationToken) throws(SplatError) -> [UInt8] {
         var alphaConfig = try WebPEncoderSettings.make(compression: .lossless, effort: effort)
         alphaConfig.quality = 8 * Float(effort)
         var plane = try alphaPlane(of: image)
-        defer { WebPPictureFree(&plane) }
-        let alphaFile = try encode(&plane, config: alphaConfig, cancellation: cancellation)
+        // Freed before the colour picture exists, so the two planes are never held together.
+        let alphaEncode = Result { () throws(SplatError) in try encode(&plane, config: alphaConfig, cancellation: cancellation) }
+        WebPPictureFree(&plane)
+        let alphaFile = try alphaEncode.get()
         guard let vp8l = try WebPContainer.chunks(of: alphaFile).first(where: { $0.fourCC == "VP8L" }) else {
             throw SplatError(.io, "libwebp wrote no lossless bitstream for the alpha plane")
         }
