@@ -22,8 +22,8 @@ let package = Package(
         debianLibrary("CPNG", pkgConfig: "libpng", apt: "libpng-dev"),
         debianLibrary("CWebP", pkgConfig: "libwebp", apt: "libwebp-dev"),
         debianLibrary("CHiredis", pkgConfig: "hiredis", apt: "libhiredis-dev"),
-        // curl_easy_setopt is variadic: shim.h holds one typed wrapper per argument kind.
-        debianLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
+        // libcurl (libcurl4-openssl-dev) is loaded on first use, not linked: see CCurl.h.
+        .target(name: "CCurl", path: "Sources/CCurl", linkerSettings: [.linkedLibrary("dl")]),
         // libmicrohttpd's start and info calls are variadic: shim.h forwards them (MHD_OPTION_ARRAY).
         debianLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: "libmicrohttpd-dev"),
         debianLibrary("CTurboJPEG", pkgConfig: "libturbojpeg", apt: "libturbojpeg0-dev"),

@@ -79,14 +79,16 @@ enum TransferCallbacks {
     }
 }
 
-/// `curl_global_init`, run once before the first transfer (Swift's lazy statics are
-/// thread-safe), whichever thread gets there first.
+/// Loads libcurl and runs `curl_global_init`, once before the first transfer (Swift's lazy
+/// statics are thread-safe), whichever thread gets there first.
 enum CurlGlobal {
     static let status: CURLcode = splat_curl_global_init()
 
     static func ready() throws(SplatError) {
         guard status == CURLE_OK else {
-            throw SplatError(.io, "libcurl failed to initialise: \(String(cString: curl_easy_strerror(status)))")
+            let loading = String(cString: splat_curl_load_error())
+            throw SplatError(.io, loading.isEmpty ? "libcurl failed to initialise: \(String(cString: splat_curl_easy_strerror(status)))"
+                                                  : loading)
         }
     }
 }

@@ -66,16 +66,17 @@ public struct URLTransfer: Sendable {
         }
         let state = TransferState(cap: Self.uploadResponseCap, upload: bytes, cancellation: cancellation)
         state.discardsBody = true
+        try CurlGlobal.ready() // the header list is libcurl's, made before the transfer
         var headers: UnsafeMutablePointer<curl_slist>?
         // An empty Expect stops curl waiting for a 100-continue many servers never send.
         for line in ["Content-Type: \(contentType)", "Expect:"] {
-            guard let grown = curl_slist_append(headers, line) else {
-                curl_slist_free_all(headers)
+            guard let grown = splat_curl_slist_append(headers, line) else {
+                splat_curl_slist_free_all(headers)
                 throw SplatError(.io, "PUT: out of memory building headers")
             }
             headers = grown
         }
-        defer { curl_slist_free_all(headers) }
+        defer { splat_curl_slist_free_all(headers) }
         try perform("PUT", url, state: state) { handle throws(SplatError) in
             try Self.set(handle, CURLOPT_UPLOAD, 1)
             try Self.check(splat_curl_setopt_offset(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(bytes.count)))
@@ -95,8 +96,8 @@ public struct URLTransfer: Sendable {
         try Self.checkScheme(url, method: method)
         try state.cancellation.check("before \(method) \(shown)")
         try CurlGlobal.ready()
-        guard let handle = curl_easy_init() else { throw SplatError(.io, "\(method) \(shown): cannot create a curl handle") }
-        defer { curl_easy_cleanup(handle) }
+        guard let handle = splat_curl_easy_init() else { throw SplatError(.io, "\(method) \(shown): cannot create a curl handle") }
+        defer { splat_curl_easy_cleanup(handle) }
         let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         defer { errorBuffer.deallocate() }
@@ -131,7 +132,7 @@ public struct URLTransfer: Sendable {
         try Self.set(handle, CURLOPT_NOPROGRESS, 0)
         try configure(handle)
 
-        let code = withExtendedLifetime(state) { curl_easy_perform(handle) }
+        let code = withExtendedLifetime(state) { splat_curl_easy_perform(handle) }
         var status = 0
         splat_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
         let detail = String(cString: errorBuffer)
@@ -157,7 +158,7 @@ public struct URLTransfer: Sendable {
 
     static func error(_ code: CURLcode, what: String, status: Int, detail: String, state: TransferState,
                       deadlineLimits: Bool, limit: Duration) -> SplatError {
-        let reason = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        let reason = detail.isEmpty ? String(cString: splat_curl_easy_strerror(code)) : detail
         switch code {
         case CURLE_ABORTED_BY_CALLBACK:
             return state.cancellation.error(for: state.cancellation.reason ?? .cancelled, at: "during \(what)")
@@ -222,7 +223,7 @@ public struct URLTransfer: Sendable {
 
     private static func check(_ code: CURLcode) throws(SplatError) {
         guard code == CURLE_OK else {
-            throw SplatError(.io, "libcurl refused an option: \(String(cString: curl_easy_strerror(code)))")
+            throw SplatError(.io, "libcurl refused an option: \(String(cString: splat_curl_easy_strerror(code)))")
         }
     }
 
