@@ -149,6 +149,8 @@ struct TileCompositor {
                             // common case (no lane stops) stores without waiting for the stop
                             // test: the next splat's load of T and S depends on one multiply,
                             // not on a compare and two blends (the half row's loop-carried chain).
+                            // The two branches store separately on purpose: one shared store
+                            // after a masked weight measured 0.5–3 % slower (biker 1024², stress).
                             let next = tr * V(repeating: 1).replacing(with: 1 - alpha, where: passes)
                             let weight = V(repeating: 0).replacing(with: alpha, where: passes) * tr
                             let stop = passes .& (next .< Self.minTransmittance)
