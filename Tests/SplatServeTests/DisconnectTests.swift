@@ -43,13 +43,16 @@ import Testing
     /// A client that hangs up while its job waits in the queue: it leaves the queue.
     @Test func hangingUpInTheQueueLeavesIt() throws {
         try TestServer.with(workers: 1, queue: 2) { t in
-            let running = Pending { try? t.curl.request("POST", "/test/hold?ms=1500") }
+            let gate = HoldGate.make()
+            defer { HoldGate.open(gate) }
+            let running = Pending { try? t.curl.request("POST", "/test/hold?gate=\(gate)") }
             #expect(try t.waitForMetrics { $0["splatrender_jobs_running"] == 1 })
             let client = try RawHTTPClient(port: t.port)
             client.send("POST /test/hold?bytes=1000 HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
             #expect(try t.waitForMetrics { $0["splatrender_queue_depth"] == 1 })
             client.hangUp()
             #expect(try t.waitForMetrics { $0["splatrender_queue_depth"] == 0 })
+            HoldGate.open(gate)
             #expect(running.wait()??.status == 200)
             #expect(try t.waitForMetrics { $0[Self.reserved] == 0 && $0["splatrender_jobs_running"] == 0 })
         }

@@ -11,7 +11,9 @@ import Testing
             #expect(probe.readStatus() == 200)
             _ = probe.readAll(limit: 3)  // the "ok\n" body
 
-            let inFlight = (0..<3).map { i in Pending { try? t.curl.request("POST", "/test/hold?ms=700", headers: ["X-Request-Id: drain-\(i)"]) } }
+            let gate = HoldGate.make()
+            defer { HoldGate.open(gate) }
+            let inFlight = (0..<3).map { i in Pending { try? t.curl.request("POST", "/test/hold?gate=\(gate)", headers: ["X-Request-Id: drain-\(i)"]) } }
             #expect(try t.waitForMetrics { $0["splatrender_jobs_running"] == 2 && $0["splatrender_queue_depth"] == 1 })
 
             let drained = Pending { t.server.drain(grace: .seconds(10)) }
@@ -26,6 +28,7 @@ import Testing
             probe.send("GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(probe.readStatus() == 503)
 
+            HoldGate.open(gate)
             for request in inFlight {
                 let result = request.wait()
                 #expect(result??.status == 200, "\(String(describing: result??.text))")

@@ -66,7 +66,9 @@ import SplatCore
 
     @Test func busyQueueAndReadinessAnswer503() throws {
         try TestServer.with(workers: 1, queue: 1) { t in
-            let running = Pending { try? t.curl.request("POST", "/test/hold?ms=1500") }
+            let gate = HoldGate.make()
+            defer { HoldGate.open(gate) }
+            let running = Pending { try? t.curl.request("POST", "/test/hold?gate=\(gate)") }
             #expect(try t.waitForMetrics { $0["splatrender_jobs_running"] == 1 })
             let queued = Pending { try? t.curl.request("POST", "/test/hold?ms=10") }
             #expect(try t.waitForMetrics { $0["splatrender_queue_depth"] == 1 })
@@ -78,6 +80,7 @@ import SplatCore
             #expect(refused.errorKind == "busy")
             #expect(refused.headers["retry-after"] == "1")
 
+            HoldGate.open(gate)
             #expect(running.wait()??.status == 200)
             #expect(queued.wait()??.status == 200)
             #expect(try t.curl.request("GET", "/readyz").status == 200)
@@ -91,12 +94,15 @@ import SplatCore
 
     @Test func aDeadlinePassedInTheQueueIs503() throws {
         try TestServer.with(workers: 1, queue: 2) { t in
-            let running = Pending { try? t.curl.request("POST", "/test/hold?ms=1500") }
+            let gate = HoldGate.make()
+            defer { HoldGate.open(gate) }
+            let running = Pending { try? t.curl.request("POST", "/test/hold?gate=\(gate)") }
             #expect(try t.waitForMetrics { $0["splatrender_jobs_running"] == 1 })
             let late = try t.curl.request("POST", "/test/hold?timeout=0.2")
             #expect(late.status == 503)
             #expect(late.errorKind == "busy")
             #expect(late.headers["retry-after"] == "1")
+            HoldGate.open(gate)
             #expect(running.wait()??.status == 200)
         }
     }

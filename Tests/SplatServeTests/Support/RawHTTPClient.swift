@@ -88,3 +88,48 @@ final class RawHTTPClient: @unchecked Sendable {
         fd = -1
     }
 }
+
+/// One response as a `RawHTTPClient` read it: status, headers (names lowercased) and the body,
+/// whether sent with a length or in chunks.
+struct RawHTTPResponse {
+    let head: String
+    let status: Int?
+    let headers: [String: String]
+    let body: [UInt8]
+
+    init(_ bytes: [UInt8]) {
+        let separator: [UInt8] = [13, 10, 13, 10]
+        let end = (0..<max(0, bytes.count - 3)).first { Array(bytes[$0..<$0 + 4]) == separator }
+        head = String(decoding: bytes[..<(end ?? bytes.count)], as: UTF8.self)
+        let lines = head.components(separatedBy: "\r\n")
+        let parts = (lines.first ?? "").split(separator: " ")
+        status = parts.count >= 2 ? Int(parts[1]) : nil
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        self.headers = headers
+        let rest = end.map { Array(bytes[($0 + 4)...]) } ?? []
+        if headers["transfer-encoding"]?.lowercased() == "chunked" {
+            body = Self.dechunk(rest)
+        } else if let length = headers["content-length"].flatMap(Int.init) {
+            body = Array(rest.prefix(length))
+        } else {
+            body = rest
+        }
+    }
+
+    private static func dechunk(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        var i = 0
+        while i < bytes.count {
+            guard let lineEnd = (i..<max(i, bytes.count - 1)).first(where: { bytes[$0] == 13 && bytes[$0 + 1] == 10 }),
+                  let size = Int(String(decoding: bytes[i..<lineEnd], as: UTF8.self).split(separator: ";")[0], radix: 16),
+                  size > 0, lineEnd + 2 + size <= bytes.count else { break }
+            out += bytes[(lineEnd + 2)..<(lineEnd + 2 + size)]
+            i = lineEnd + 4 + size
+        }
+        return out
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SplatCore
 import SplatService
 import SplatServe
@@ -26,15 +27,20 @@ enum TestRoutes {
 }
 
 /// Reserves `bytes=` (at the first piece of body, or at its end when there is none) and holds
-/// its worker for `ms=` milliseconds in 5 ms steps, stopping early when cancelled.
+/// its worker for `ms=` milliseconds in 5 ms steps, stopping early when cancelled. With
+/// `gate=name` it holds until the test opens that gate (`ms=` is then a ceiling, 30 s unless
+/// given): a test that must see a job still running after a few requests of its own cannot
+/// count on a time, since a loaded machine can spend any time between two of its requests.
 final class HoldJob: JobHandler {
     let bytes: Int
     let milliseconds: Int
+    let gate: String?
     private var admitted = false
 
     init(request: HTTPRequest) {
         bytes = request.queryValue("bytes").flatMap(Int.init) ?? 0
-        milliseconds = request.queryValue("ms").flatMap(Int.init) ?? 0
+        gate = request.queryValue("gate")
+        milliseconds = request.queryValue("ms").flatMap(Int.init) ?? (gate == nil ? 0 : 30_000)
     }
 
     func receive(_ chunk: UnsafeRawBufferPointer) -> BodyVerdict {
@@ -48,6 +54,7 @@ final class HoldJob: JobHandler {
     func run(_ context: JobContext) -> HTTPResponse {
         let start = ContinuousClock.now
         while ContinuousClock.now - start < .milliseconds(milliseconds) {
+            if let gate, HoldGate.isOpen(gate) { break }
             do throws(SplatError) {
                 try context.cancellation.check("while holding")
             } catch {
@@ -60,6 +67,19 @@ final class HoldJob: JobHandler {
         response.splatCount = 1
         return response
     }
+}
+
+/// Named gates that `/test/hold?gate=` jobs wait on. Names are unique per test (tests run in
+/// parallel in one process), so a gate is opened once and never closed.
+enum HoldGate {
+    private static let opened = Mutex<Set<String>>([])
+
+    /// A fresh gate name.
+    static func make() -> String { "g" + UUID().uuidString.replacingOccurrences(of: "-", with: "") }
+
+    static func open(_ name: String) { _ = opened.withLock { $0.insert(name) } }
+
+    static func isOpen(_ name: String) -> Bool { opened.withLock { $0.contains(name) } }
 }
 
 /// Streams the body through a CRC-32 without keeping it, and answers its length and checksum.
