@@ -92,9 +92,10 @@ extension ServeEndToEndTests {
 
         @Test func aFullServerAnswers503WithRetryAfter() throws {
             try ServeProcess.with(["--workers", "1", "--queue", "1"]) { server in
-                // Holds the one worker (a debug build at 2048² needs 15–30 s) until the client
-                // gives up after 14 s, which cancels the job.
-                let long = Pending { try? server.curl.request("POST", "/v1/render?resolution=2048x2048", bodyFile: TestScenes.spz, maxTime: 14) }
+                // Holds the one worker (a debug build at 4096² needs about a minute on 2 cores;
+                // at 2048² it was 15 s, too close to a fast machine finishing before the queued
+                // request below expires) until the client gives up after 14 s, which cancels the job.
+                let long = Pending { try? server.curl.request("POST", "/v1/render?resolution=4096x4096", bodyFile: TestScenes.spz, maxTime: 14) }
                 #expect(try server.waitForMetrics { $0["splatrender_jobs_running"] == 1 })
                 // The queue's one place, given up at its deadline: 503, the reservation never made.
                 // Its 6 s leave room for the metrics poll and the third request on a loaded machine
