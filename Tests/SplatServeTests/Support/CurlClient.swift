@@ -52,12 +52,8 @@ struct CurlClient {
         process.waitUntilExit()
 
         let info = (try? JSONSerialization.jsonObject(with: written) as? [String: Any]) ?? [:]
-        var headerMap: [String: String] = [:]
         let headerText = (try? String(contentsOf: headersOut, encoding: .utf8)) ?? ""
-        for line in headerText.split(whereSeparator: \.isNewline) {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headerMap[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
+        let headerMap = RawHTTPResponse.fields(headerText.split(whereSeparator: \.isNewline))
         return Result(status: (info["http_code"] as? Int) ?? 0, headers: headerMap,
                       body: (try? Data(contentsOf: bodyOut)) ?? Data(), uploaded: (info["size_upload"] as? Int) ?? -1,
                       exitCode: process.terminationStatus, stderr: String(decoding: errors, as: UTF8.self))

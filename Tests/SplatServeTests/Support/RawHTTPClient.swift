@@ -104,12 +104,7 @@ struct RawHTTPResponse {
         let lines = head.components(separatedBy: "\r\n")
         let parts = (lines.first ?? "").split(separator: " ")
         status = parts.count >= 2 ? Int(parts[1]) : nil
-        var headers: [String: String] = [:]
-        for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
-        self.headers = headers
+        headers = Self.fields(lines.dropFirst())
         let rest = end.map { Array(bytes[($0 + 4)...]) } ?? []
         if headers["transfer-encoding"]?.lowercased() == "chunked" {
             body = Self.dechunk(rest)
@@ -118,6 +113,17 @@ struct RawHTTPResponse {
         } else {
             body = rest
         }
+    }
+
+    /// Header lines as a map from lowercased name to trimmed value; lines without a colon (the
+    /// status line) are skipped. Shared with `CurlClient`, which reads curl's header dump.
+    static func fields<Lines: Sequence>(_ lines: Lines) -> [String: String] where Lines.Element: StringProtocol {
+        var fields: [String: String] = [:]
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return fields
     }
 
     private static func dechunk(_ bytes: [UInt8]) -> [UInt8] {
