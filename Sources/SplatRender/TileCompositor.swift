@@ -66,9 +66,12 @@ struct TileCompositor {
     ///
     /// Splat-outer order: each splat visits only the rows, and the 8-pixel half rows, it can
     /// reach (its record's row and column reaches), updating T and S of that half row, held in a
-    /// 5 KiB stack block. Halves whose pixels have all stopped are skipped. A splat's halves are
-    /// independent pixels, so they are visited side by side (left column of halves, then right):
-    /// fewer values are live at once than row by row, and the loop spills less.
+    /// 6 KiB stack block. For each splat, a first pass computes the exponent of every reachable
+    /// half row and the cheap pre-test into a bit set; the second pass runs exp and blending for
+    /// the set bits only. Halves whose pixels have all stopped never pass the pre-test. Before the
+    /// split, one branch per half row on the pre-test mispredicted often (it fails about 40 % of
+    /// the live visits, in no regular pattern): the split made compositing biker 1024² about 7 %
+    /// and the stress frame 2–3 % faster, with identical pixels.
     private func renderTile(_ t: Int, lists: TileBinner.TileLists, out: UnsafeMutablePointer<UInt8>, channels: Int) -> Double {
         typealias V = SIMD8<Float>
         typealias Mask = SIMDMask<SIMD8<Int32>>
@@ -84,7 +87,7 @@ struct TileCompositor {
         let validLeft: Mask = lane .< Int32(columns), validRight: Mask = lane .< Int32(columns - 8)
 
         // Half row h = 2·row + (0 left, 1 right).
-        return withUnsafeTemporaryAllocation(of: V.self, capacity: 5 * 32) { state in
+        return withUnsafeTemporaryAllocation(of: V.self, capacity: 6 * 32) { state in
               withUnsafeTemporaryAllocation(of: ProjectedSplat.self, capacity: Self.batchSize) { batchBuffer in
                 let batch = batchBuffer.baseAddress!
                 let st = state.baseAddress!
@@ -92,15 +95,15 @@ struct TileCompositor {
                 // 0 for a live pixel, +∞ once it has stopped (or lies outside the image):
                 // subtracting it from the exponent fails the cutoff test.
                 let barrier = st + 128
+                // One splat's exponents per half row, between the two passes.
+                let powers = st + 160
                 var liveHalves = 0
-                // Bit h set: every pixel of half row h has stopped (or lies outside the image).
-                var dead: UInt32 = 0
                 for h in 0..<32 {
                     transmittance[h] = V(repeating: 1)
                     red[h] = V(); green[h] = V(); blue[h] = V()
                     let valid = h / 2 < rows ? (h % 2 == 0 ? validLeft : validRight) : Mask(repeating: false)
                     barrier[h] = V(repeating: .infinity).replacing(with: 0, where: valid)
-                    if valid.anyLane { liveHalves += 1 } else { dead |= 1 << UInt32(h) }
+                    if valid.anyLane { liveHalves += 1 }
                 }
                 let tileLeft = Float(x0) + 0.5, tileTop = Float(y0) + 0.5
 
@@ -129,50 +132,77 @@ struct TileCompositor {
                     let a = s.conicA, b = s.conicB, c = s.conicC
                     let opacity = s.opacity, cutoff = exhaustive ? -Float.greatestFiniteMagnitude : s.powerThreshold
                     let colourR = s.red, colourG = s.green, colourB = s.blue
-                    let sideLo = columnLo < 8 ? 0 : 1, sideHi = columnHi >= 8 ? 1 : 0
-                    for side in sideLo...sideHi {
-                        // power = −½(A·dx² + C·dy²) − B·dx·dy = (−½A·dx)·dx + (−B·dy)·dx + (−½C·dy²).
+                    // Two passes: the cheap test for every reachable half row first, branch-free,
+                    // into a bit set (bit h: half row h); then exp and blending for the half rows
+                    // it kept. Which half rows pass is data-dependent, so a branch per half row
+                    // mispredicted often.
+                    // power = −½(A·dx² + C·dy²) − B·dx·dy = (−½A·dx)·dx + (−B·dy)·dx + (−½C·dy²).
+                    var candidates: UInt32 = 0
+                    if columnLo < 8 && columnHi >= 8 {
+                        let dxLeft = s.u - pixelLeft, dxRight = s.u - pixelRight
+                        let quadLeft = (-0.5 * a * dxLeft) * dxLeft, quadRight = (-0.5 * a * dxRight) * dxRight
+                        for r in rowLo...rowHi {
+                            let h = 2 &* r
+                            let dy = s.v - (Float(y0 &+ r) + 0.5)
+                            let k1 = -b * dy, k0 = -0.5 * c * dy * dy
+                            let left = quadLeft.addingProduct(dxLeft, k1) + k0
+                            let right = quadRight.addingProduct(dxRight, k1) + k0
+                            powers[h] = left
+                            powers[h &+ 1] = right
+                            // A dead half row's barrier is +∞ in every lane, so it never passes.
+                            let passLeft: UInt32 = (left - barrier[h] .>= cutoff).anyLane ? 1 : 0
+                            let passRight: UInt32 = (right - barrier[h &+ 1] .>= cutoff).anyLane ? 2 : 0
+                            candidates |= (passLeft | passRight) &<< UInt32(truncatingIfNeeded: h)
+                        }
+                    } else {
+                        // One half only (most small splats): testing the other as well cost more.
+                        let side = columnLo < 8 ? 0 : 1
                         let dx = s.u - (side == 0 ? pixelLeft : pixelRight)
                         let quad = (-0.5 * a * dx) * dx
                         for r in rowLo...rowHi {
                             let h = 2 &* r &+ side
-                            if dead & (1 &<< UInt32(truncatingIfNeeded: h)) != 0 { continue }
                             let dy = s.v - (Float(y0 &+ r) + 0.5)
                             let k1 = -b * dy, k0 = -0.5 * c * dy * dy
                             let power = quad.addingProduct(dx, k1) + k0
-                            let candidate = power - barrier[h] .>= cutoff
-                            if !candidate.anyLane { continue }
-                            let alpha = (opacity * FastExp.exp8(power, floor: Self.exponentFloor)).atMost(Self.maxAlpha)
-                            let passes = candidate .& (power .<= 0) .& (alpha .>= Self.minAlpha)
-                            let tr = transmittance[h]
-                            // Lanes that fail multiply T by exactly 1 and add exactly 0, so the
-                            // common case (no lane stops) stores without waiting for the stop
-                            // test: the next splat's load of T and S depends on one multiply,
-                            // not on a compare and two blends (the half row's loop-carried chain).
-                            // The two branches store separately on purpose: one shared store
-                            // after a masked weight measured 0.5–3 % slower (biker 1024², stress).
-                            let next = tr * V(repeating: 1).replacing(with: 1 - alpha, where: passes)
-                            let weight = V(repeating: 0).replacing(with: alpha, where: passes) * tr
-                            let stop = passes .& (next .< Self.minTransmittance)
-                            if !stop.anyLane {
-                                red[h] = red[h].addingProduct(weight, colourR)
-                                green[h] = green[h].addingProduct(weight, colourG)
-                                blue[h] = blue[h].addingProduct(weight, colourB)
-                                transmittance[h] = next
-                            } else {
-                                let blend = passes .& .!stop
-                                let kept = V(repeating: 0).replacing(with: weight, where: blend)
-                                red[h] = red[h].addingProduct(kept, colourR)
-                                green[h] = green[h].addingProduct(kept, colourG)
-                                blue[h] = blue[h].addingProduct(kept, colourB)
-                                transmittance[h] = tr.replacing(with: next, where: blend)
-                                let stopped = barrier[h].replacing(with: .infinity, where: stop)
-                                barrier[h] = stopped
-                                if !(stopped .== 0).anyLane {
-                                    dead |= 1 &<< UInt32(truncatingIfNeeded: h)
-                                    liveHalves -= 1
-                                    if liveHalves == 0 { break splats }
-                                }
+                            powers[h] = power
+                            let pass: UInt32 = (power - barrier[h] .>= cutoff).anyLane ? 1 : 0
+                            candidates |= pass &<< UInt32(truncatingIfNeeded: h)
+                        }
+                    }
+                    while candidates != 0 {
+                        let h = candidates.trailingZeroBitCount
+                        candidates &= candidates &- 1
+                        let power = powers[h]
+                        let candidate = power - barrier[h] .>= cutoff
+                        let alpha = (opacity * FastExp.exp8(power, floor: Self.exponentFloor)).atMost(Self.maxAlpha)
+                        let passes = candidate .& (power .<= 0) .& (alpha .>= Self.minAlpha)
+                        let tr = transmittance[h]
+                        // Lanes that fail multiply T by exactly 1 and add exactly 0, so the
+                        // common case (no lane stops) stores without waiting for the stop
+                        // test: the next splat's load of T and S depends on one multiply,
+                        // not on a compare and two blends (the half row's loop-carried chain).
+                        // The two branches store separately on purpose: one shared store
+                        // after a masked weight measured 0.5–3 % slower (biker 1024², stress).
+                        let next = tr * V(repeating: 1).replacing(with: 1 - alpha, where: passes)
+                        let weight = V(repeating: 0).replacing(with: alpha, where: passes) * tr
+                        let stop = passes .& (next .< Self.minTransmittance)
+                        if !stop.anyLane {
+                            red[h] = red[h].addingProduct(weight, colourR)
+                            green[h] = green[h].addingProduct(weight, colourG)
+                            blue[h] = blue[h].addingProduct(weight, colourB)
+                            transmittance[h] = next
+                        } else {
+                            let blend = passes .& .!stop
+                            let kept = V(repeating: 0).replacing(with: weight, where: blend)
+                            red[h] = red[h].addingProduct(kept, colourR)
+                            green[h] = green[h].addingProduct(kept, colourG)
+                            blue[h] = blue[h].addingProduct(kept, colourB)
+                            transmittance[h] = tr.replacing(with: next, where: blend)
+                            let stopped = barrier[h].replacing(with: .infinity, where: stop)
+                            barrier[h] = stopped
+                            if !(stopped .== 0).anyLane {
+                                liveHalves -= 1
+                                if liveHalves == 0 { break splats }
                             }
                         }
                     }
