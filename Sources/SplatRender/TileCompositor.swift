@@ -51,7 +51,7 @@ struct TileCompositor {
         pixels.withUnsafeMutableBufferPointer { out in
             let outBase = out.baseAddress!
             order.withUnsafeBufferPointer { order in
-                Parallel.forEach(iterations: tiles, threads: threads, cancellation: cancellation) { k in
+                _ = Parallel.forEach(iterations: tiles, threads: threads, cancellation: cancellation) { k in
                     let t = order[k]
                     coverage[t] = renderTile(t, lists: lists, out: outBase, channels: channels)
                 }
