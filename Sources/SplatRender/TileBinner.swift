@@ -8,7 +8,7 @@ import SplatCore
 /// Nothing is copied into depth order: the compositor reads each pair's record from the
 /// preprocessor's table through its slot. A tile's records are a sparse subset of the frame's
 /// either way, so a depth-ordered copy saved no cache misses, and it cost a random-access pass
-/// and 48 bytes a splat.
+/// and 64 bytes a splat.
 struct TileBinner {
     /// Tile t's splats are `entries[start[t] ..< start[t + 1]]`, as slots into `splats`.
     struct TileLists {

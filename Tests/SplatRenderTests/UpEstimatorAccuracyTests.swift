@@ -54,7 +54,7 @@ import TestSupport
         var results = [SceneResult](repeating: SceneResult(), count: Self.scenes.count)
         let rotations = UpEvaluationCorpus.axisRotations.map { ($0, true) }
         results.withUnsafeMutableBufferPointer { out in
-            Parallel.forEach(iterations: Self.scenes.count) { index in
+            _ = Parallel.forEach(iterations: Self.scenes.count) { index in
                 let loaded = Self.scenes[index]
                 var result = SceneResult()
                 let random = UpEvaluationCorpus.randomRotations(count: Self.randomRotations, seed: UInt64(index + 1)).map { ($0, false) }
