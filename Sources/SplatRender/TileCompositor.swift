@@ -106,6 +106,9 @@ struct TileCompositor {
                     if valid.anyLane { liveHalves += 1 }
                 }
                 let tileLeft = Float(x0) + 0.5, tileTop = Float(y0) + 0.5
+                // The reach bounds are clamped to the tile in one go: first rows and columns at
+                // least 0, last ones at most the tile's last (16 and −1 keep an empty range empty).
+                let boundsLow = SIMD4<Float>(0, -1, 0, -1), boundsHigh = SIMD4<Float>(16, Float(rows - 1), 16, Float(columns - 1))
 
                 var cursor = first
                 splats: while cursor < end {
@@ -121,14 +124,11 @@ struct TileCompositor {
                     let reach = SIMD4(s.rowReach, s.rowReach, s.columnReach, s.columnReach)
                     let centre = SIMD4(s.v - tileTop, s.v - tileTop, s.u - tileLeft, s.u - tileLeft)
                     let toward = SIMD4<Float>(-1, 1, -1, 1)
-                    let bounds = Self.tileOffsets(((centre.addingProduct(toward, reach)) * toward).rounded(.down) * toward)
-                    var rowLo = max(0, Int(bounds[0])), rowHi = min(rows - 1, Int(bounds[1]))
-                    var columnLo = max(0, Int(bounds[2])), columnHi = min(columns - 1, Int(bounds[3]))
-                    if exhaustive {
-                        (rowLo, rowHi, columnLo, columnHi) = (0, rows - 1, 0, columns - 1)
-                    } else if rowLo > rowHi || columnLo > columnHi {
-                        continue
-                    }
+                    let bounds = Self.tileOffsets(((centre.addingProduct(toward, reach)) * toward).rounded(.down) * toward,
+                                                  low: boundsLow, high: boundsHigh)
+                    if !exhaustive && any(SIMD2(bounds[0], bounds[2]) .> SIMD2(bounds[1], bounds[3])) { continue }
+                    var rowLo = Int(bounds[0]), rowHi = Int(bounds[1]), columnLo = Int(bounds[2]), columnHi = Int(bounds[3])
+                    if exhaustive { (rowLo, rowHi, columnLo, columnHi) = (0, rows - 1, 0, columns - 1) }
                     let a = s.conicA, b = s.conicB, c = s.conicC
                     let opacity = s.opacity, cutoff = exhaustive ? -Float.greatestFiniteMagnitude : s.powerThreshold
                     let colourR = s.red, colourG = s.green, colourB = s.blue
@@ -214,11 +214,10 @@ struct TileCompositor {
         }
     }
 
-    /// Whole row or column offsets as integers, saturated to [−1, 16] (NaN gives −1), four at a
-    /// time: 1.5·2²³ + x puts the integer x in the low mantissa bits.
+    /// Whole row or column offsets as integers, clamped lane by lane to [`low`, `high`] (NaN
+    /// gives `low`), four at a time: 1.5·2²³ + x puts the integer x in the low mantissa bits.
     @inline(__always)
-    private static func tileOffsets(_ x: SIMD4<Float>) -> SIMD4<Int32> {
-        let low = SIMD4<Float>(repeating: -1), high = SIMD4<Float>(repeating: 16)
+    private static func tileOffsets(_ x: SIMD4<Float>, low: SIMD4<Float>, high: SIMD4<Float>) -> SIMD4<Int32> {
         let clamped = low.replacing(with: x, where: x .>= low).replacing(with: high, where: x .> high)
         return unsafeBitCast(clamped + 12_582_912, to: SIMD4<Int32>.self) &- 0x4B40_0000
     }
