@@ -29,11 +29,13 @@ let package = Package(
         debianLibrary("CTurboJPEG", pkgConfig: "libturbojpeg", apt: "libturbojpeg0-dev"),
         // zlib's init functions are macros: a thin C wrapper makes them callable.
         .target(name: "CZlib", path: "Sources/CZlib", linkerSettings: [.linkedLibrary("z")]),
+        // A cache prefetch hint, which Swift cannot express (an inline function, no library).
+        .target(name: "CPrefetch", path: "Sources/CPrefetch"),
 
         .target(name: "SplatCore"),
         .target(name: "SplatFormats", dependencies: ["SplatCore", "CZstd", "CDeflate", "CZlib", "CWebP"]),
         .target(name: "SplatImage", dependencies: ["SplatCore", "CPNG", "CWebP", "CDeflate", "CZlib", "CTurboJPEG"]),
-        .target(name: "SplatRender", dependencies: ["SplatCore"]),
+        .target(name: "SplatRender", dependencies: ["SplatCore", "CPrefetch"]),
         // Whole jobs over the stages: load + frame decision, turntables, sheets, previews, batch runs, reports.
         .target(name: "SplatService", dependencies: ["SplatCore", "SplatFormats", "SplatImage", "SplatRender", "CCurl"]),
         // The HTTP face (`splatrender serve`): libmicrohttpd does the I/O, Service runs the jobs.
