@@ -4,7 +4,7 @@ extension Renderer {
     /// The most bytes a renderer holds for a scene of `splats` splats rendering frames of
     /// `width`×`height`: the per-scene state (`RenderScene`: covariance and opacity, 28 bytes a
     /// splat, none with `.perFrame`) plus one set of per-frame tables (`FrameScratch`: compositor record, depth and tile
-    /// rectangle — 60 bytes a splat — the per-block tile counters, the pair list at its worst case
+    /// rectangle — 76 bytes a splat — the per-block tile counters, the pair list at its worst case
     /// of min(`maxTilePairs`, splats × tiles) entries with the per-tile sort's scratch for one
     /// task per core, and the 8-bit image). An upper bound known before anything is projected,
     /// which is what admission needs.
