@@ -50,7 +50,9 @@ import Testing
             let delay = Self.median(loaded) - Self.median(baseline)
             #expect(delay < .milliseconds(100), "baseline \(Self.median(baseline)), with 20 trickling clients \(Self.median(loaded))")
             for client in clients { client.hangUp() }
-            #expect(try t.waitForMetrics { $0["splatrender_in_flight_requests"] == 1 })
+            let settled = try t.waitForMetrics { $0["splatrender_in_flight_requests"] == 1 }
+            let left = try t.scrape()["splatrender_in_flight_requests"]
+            #expect(settled, "in flight: \(String(describing: left)), active \(t.server.activeRequests)")
         }
     }
 }

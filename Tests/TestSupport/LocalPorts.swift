@@ -5,7 +5,7 @@ import Glibc
 
 /// A TCP port on 127.0.0.1 that was free a moment ago (the kernel's pick for port 0).
 public func freeLocalPort() -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     defer { close(fd) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)

@@ -15,7 +15,7 @@ final class RawHTTPClient: @unchecked Sendable {
     /// Connects to 127.0.0.1:`port`; throws when the connection is refused. Every read gives
     /// up after `timeout` seconds.
     init(port: Int, timeout: Double = 10) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure.socket("socket: \(errno)") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
