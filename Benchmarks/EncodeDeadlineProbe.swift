@@ -67,7 +67,7 @@ struct EncodeDeadlineProbe {
     static func tiled(_ tile: ImageBuffer, side: Int) -> ImageBuffer {
         let c = tile.channels, tileRow = tile.width * c
         var pixels = [UInt8](repeating: 0, count: side * side * c)
-        pixels.withUnsafeMutableBufferPointer { out in
+        _ = pixels.withUnsafeMutableBufferPointer { out in
             tile.pixels.withUnsafeBufferPointer { src in
                 Parallel.forEachChunk(count: side, chunkSize: 64) { _, rows in
                     for y in rows {

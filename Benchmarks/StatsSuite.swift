@@ -52,7 +52,7 @@ struct StatsSuite {
         var partial = [Double](repeating: 0, count: max(1, chunks))
         let per = scene.shFloatsPerSplat
         let sh = scene.sh.baseAddress!
-        partial.withUnsafeMutableBufferPointer { out in
+        _ = partial.withUnsafeMutableBufferPointer { out in
             Parallel.forEachChunk(count: n, chunkSize: chunk, threads: threads) { c, range in
                 func sum(_ p: UnsafePointer<Float>, _ lo: Int, _ hi: Int) -> Float {
                     var acc = SIMD16<Float>()

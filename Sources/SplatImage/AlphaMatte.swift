@@ -40,7 +40,7 @@ extension ImageBuffer {
         guard hasAlpha else { return self }
         let count = width * height
         var out = [UInt8](repeating: 0, count: count * 3)
-        pixels.withUnsafeBufferPointer { src in
+        _ = pixels.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
                 Parallel.forEachChunk(count: count, chunkSize: 1 << 16) { _, range in
                     AlphaMatte.composite(src.baseAddress! + 4 * range.lowerBound, count: range.count, matte: matte,

@@ -51,7 +51,7 @@ extension AutoFramer {
         var padded = [Float](repeating: 0, count: n)
         for i in 0..<n { padded[i] = paddingRadius(alpha: sample.opacity[i], sigma: sample.sigma[i]) }
         var perView = [Double](repeating: 0, count: views)
-        perView.withUnsafeMutableBufferPointer { out in
+        _ = perView.withUnsafeMutableBufferPointer { out in
             Parallel.forEach(iterations: views) { v in
                 let k = v % viewCount, elevation = elevationsDegrees[v / viewCount]
                 let azimuth = defaultAzimuthDegrees + 360 * Double(k) / Double(viewCount)

@@ -20,6 +20,10 @@ struct MHDConnection: @unchecked Sendable {
         return collector.pairs
     }
 
+    /// What an empty body points at: libmicrohttpd wants a pointer even for no bytes (it reads
+    /// none), and a pointer to a local would dangle.
+    nonisolated(unsafe) private static let emptyBody = UnsafeMutableRawPointer(UnsafeMutablePointer<UInt8>.allocate(capacity: 1))
+
     /// Hands `response` to libmicrohttpd with `headers` (which include the server's own). Call
     /// on the connection's I/O thread from the access handler.
     @discardableResult
@@ -27,8 +31,7 @@ struct MHDConnection: @unchecked Sendable {
         // MUST_COPY: libmicrohttpd keeps its own copy, so the Swift array's lifetime does not
         // have to be tied to the connection's (bodies are at most an image: one memcpy).
         let created: OpaquePointer? = response.body.withUnsafeBytes { raw in
-            var empty: UInt8 = 0
-            let base = raw.baseAddress.map { UnsafeMutableRawPointer(mutating: $0) } ?? UnsafeMutableRawPointer(&empty)
+            let base = raw.baseAddress.map { UnsafeMutableRawPointer(mutating: $0) } ?? Self.emptyBody
             return MHD_create_response_from_buffer(raw.count, base, .RESPMEM_MUST_COPY)
         }
         guard let created else { return false }

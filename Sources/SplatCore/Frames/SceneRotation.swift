@@ -147,7 +147,7 @@ public struct SceneRotation: Sendable, Equatable, CustomStringConvertible {
         let qw = scene.rotW, qx = scene.rotX, qy = scene.rotY, qz = scene.rotZ
         let sh = scene.sh
         let degree = scene.shDegree
-        table.withUnsafeBufferPointer { m in
+        _ = table.withUnsafeBufferPointer { m in
             Parallel.forEachChunk(count: scene.count, chunkSize: 16384, threads: threads) { _, range in
                 // One scratch band per chunk, not per splat.
                 var scratchStorage = [Float](repeating: 0, count: 9)

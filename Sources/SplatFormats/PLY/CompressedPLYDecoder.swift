@@ -192,7 +192,7 @@ public enum CompressedPLYDecoder {
         let shBase = scene.sh.baseAddress
         let chunks = base + chunkOffset, vertices = base + vertexOffset, shRows = base + shOffset
 
-        shByteValue.withUnsafeBufferPointer { shTable in
+        _ = shByteValue.withUnsafeBufferPointer { shTable in
             targets.withUnsafeBufferPointer { targets in
                 Parallel.forEachChunk(count: layout.chunkCount, chunkSize: chunksPerTask, cancellation: CancellationToken.current) { task, chunkRange in
                     for c in chunkRange {

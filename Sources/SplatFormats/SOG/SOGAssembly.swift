@@ -55,7 +55,7 @@ struct SOGAssembly {
         let reports = UnsafeMutableBufferPointer<Report>.allocate(capacity: chunks)
         reports.initialize(repeating: Report())
         defer { reports.deinitialize().deallocate() }
-        Self.withPixelPointers(images) { pixels in
+        _ = Self.withPixelPointers(images) { pixels in
             table.withUnsafeBufferPointer { table in
                 positions.withUnsafeBufferPointer { positions in
                     Parallel.forEachChunk(count: n, chunkSize: chunkSize, cancellation: CancellationToken.current) { c, range in

@@ -238,7 +238,7 @@ public enum SPZEncoder {
         let zstdLevel = Int32(min(max(level, -7), 22))
         // Largest stream first, so the long SH stream starts at once.
         let order = attributes.indices.sorted { header.stride(attributes[$0]) > header.stride(attributes[$1]) }
-        compressed.withUnsafeMutableBufferPointer { results in
+        _ = compressed.withUnsafeMutableBufferPointer { results in
             Parallel.forEach(iterations: order.count) { task in
                 let index = order[task]
                 let attribute = attributes[index]

@@ -69,7 +69,7 @@ struct GroundPlane {
         // loop cannot change which planes are tried.
         var scores = [Double](repeating: -1, count: hypotheses)
         var planes = [SIMD4<Double>](repeating: .zero, count: hypotheses)
-        scores.withUnsafeMutableBufferPointer { scoreOut in
+        _ = scores.withUnsafeMutableBufferPointer { scoreOut in
             planes.withUnsafeMutableBufferPointer { planeOut in
                 Parallel.forEachChunk(count: hypotheses, chunkSize: 16, threads: threads) { _, range in
                     for h in range {

@@ -49,7 +49,7 @@ struct OrientationSample {
         let alpha = scene.columnBase(.alpha)
         let sx = scene.columnBase(.logScaleX), sy = scene.columnBase(.logScaleY), sz = scene.columnBase(.logScaleZ)
         let qw = scene.columnBase(.rotW), qx = scene.columnBase(.rotX), qy = scene.columnBase(.rotY), qz = scene.columnBase(.rotZ)
-        framing.index.withUnsafeBufferPointer { index in
+        _ = framing.index.withUnsafeBufferPointer { index in
             nxs.withUnsafeMutableBufferPointer { nxOut in
                 nys.withUnsafeMutableBufferPointer { nyOut in
                     nzs.withUnsafeMutableBufferPointer { nzOut in
