@@ -12,7 +12,7 @@ struct ArchitectureTests {
     static let allowed: [String: Set<String>] = [
         "SplatCore": [],
         "SplatFormats": ["SplatCore", "CZstd", "CDeflate", "CZlib", "CWebP"],
-        "SplatRender": ["SplatCore"],
+        "SplatRender": ["SplatCore", "CPrefetch"],
         "SplatImage": ["SplatCore", "CPNG", "CWebP", "CDeflate", "CZlib", "CTurboJPEG"],
         "SplatService": ["SplatCore", "SplatFormats", "SplatRender", "SplatImage", "CCurl"],
         "SplatServe": ["SplatCore", "SplatFormats", "SplatRender", "SplatImage", "SplatService", "CMicroHTTPD"],

@@ -71,7 +71,7 @@ import TestSupport
         case "render":
             // JPEG: its encoder (libturbojpeg) is quick, so a run faster than the untimed one
             // cannot slip past the render into a long encode.
-            return [Hardening.fruit, "--out", dir.appendingPathComponent("x.jpg").path, "--resolution", "256x256"]
+            return [Hardening.fruit, "--out", dir.appendingPathComponent("x.jpg").path, "--resolution", "512x512"]
         default:
             // Looking away from the scene: compositing is cheap, the PNG of 1024² is not.
             return [Hardening.tiny, "--out", image, "--resolution", "1024x1024", "--camera-pos", "0,0,50", "--camera-target", "0,0,100"]
