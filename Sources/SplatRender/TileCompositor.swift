@@ -138,10 +138,7 @@ struct TileCompositor {
                     let a = s.conicA, b = s.conicB, c = s.conicC
                     let opacity = s.opacity, cutoff = exhaustive ? -Float.greatestFiniteMagnitude : s.powerThreshold
                     let colourR = s.red, colourG = s.green, colourB = s.blue
-                    // Two passes: the cheap test for every reachable half row first, branch-free,
-                    // into a bit set (bit h: half row h); then exp and blending for the half rows
-                    // it kept. Which half rows pass is data-dependent, so a branch per half row
-                    // mispredicted often.
+                    // The two passes (see above); bit h of `candidates` is half row h.
                     // power = −½(A·dx² + C·dy²) − B·dx·dy = (−½A·dx)·dx + (−B·dy)·dx + (−½C·dy²).
                     var candidates: UInt32 = 0
                     if columnLo < 8 && columnHi >= 8 {

@@ -31,6 +31,12 @@ import Testing
         #expect(worst < 1e-6, "worst absolute error \(worst)")
     }
 
+    @Test func compositorRecordIsOneCacheLine() {
+        // The compositor's speed relies on it: a record straddling two lines costs a second miss.
+        #expect(MemoryLayout<ProjectedSplat>.stride == 64)
+        #expect(MemoryLayout<ProjectedSplat>.alignment <= 64)
+    }
+
     @Test(arguments: [0, 1, 7, 47, 48, 49, 300, 5000, 70_000])
     func tileDepthSortOrdersByDepthThenSlot(count: Int) {
         var generator = SplitMix64(seed: UInt64(count) + 1)
