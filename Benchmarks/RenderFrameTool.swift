@@ -4,11 +4,12 @@ import SplatFormats
 import SplatImage
 import SplatRender
 
-/// `splat-bench render-frame FILE [--side N] [--threads T] [--repeat R] [--out F.png]`: decodes
+/// `splat-bench render-frame FILE [--side N] [--threads T] [--repeat R] [--per-frame] [--out F.png]`: decodes
 /// and frames the scene once (the render suite's default view), then renders R frames and prints
 /// the median and best wall time, the median CPU time and the stage clocks. A loop to put under
 /// `perf record` / `valgrind --tool=callgrind` and an A/B check between builds; `--out` writes
-/// the last frame so two builds' images can be compared byte for byte.
+/// the last frame so two builds' images can be compared byte for byte. `--per-frame` renders as
+/// a one-view job does, with Σ recomputed in each frame instead of prepared once.
 enum RenderFrameTool {
     static func run(_ arguments: [String]) -> Int32 {
         var path: String?
@@ -16,6 +17,7 @@ enum RenderFrameTool {
         var threads: Int?
         var repeats = 9
         var out: String?
+        var preparation = ScenePreparation.prepared
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
@@ -23,11 +25,12 @@ enum RenderFrameTool {
             case "--threads": threads = rest.popFirst().flatMap { Int($0) }
             case "--repeat": repeats = rest.popFirst().flatMap { Int($0) } ?? repeats
             case "--out": out = rest.popFirst()
+            case "--per-frame": preparation = .perFrame
             default: path = argument
             }
         }
         guard let path else {
-            FileHandle.standardError.write(Data("usage: splat-bench render-frame FILE [--side N] [--threads T] [--repeat R] [--out F.png]\n".utf8))
+            FileHandle.standardError.write(Data("usage: splat-bench render-frame FILE [--side N] [--threads T] [--repeat R] [--per-frame] [--out F.png]\n".utf8))
             return 2
         }
         do {
@@ -37,7 +40,7 @@ enum RenderFrameTool {
             let camera = framing.camera(azimuthDegrees: AutoFramer.defaultAzimuthDegrees,
                                         elevationDegrees: AutoFramer.defaultElevationDegrees,
                                         fovYDegrees: RenderSuite.fovYDegrees)
-            let renderer = Renderer(scene: scene, threads: threads)
+            let renderer = Renderer(scene: scene, threads: threads, preparation: preparation)
             let settings = RenderSettings(width: side, height: side, threads: threads)
             var stats: [RenderStats] = []
             var last: RenderResult?

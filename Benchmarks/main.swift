@@ -29,7 +29,7 @@ let commands = [
                  run: EncodeDeadlineProbe.main),
     BenchCommand(name: "png-levels", usage: "[--repeat N] [--levels L,…] [--threads T] FILE.png…   PNG size and time per libdeflate level",
                  run: PNGLevelsTool.run),
-    BenchCommand(name: "render-frame", usage: "FILE [--side N] [--threads T] [--repeat R] [--out F.png]   frames of the default view: wall, CPU and stage times",
+    BenchCommand(name: "render-frame", usage: "FILE [--side N] [--threads T] [--repeat R] [--per-frame] [--out F.png]   frames of the default view: wall, CPU and stage times",
                  run: RenderFrameTool.run),
     BenchCommand(name: "margins", usage: "[--shared PATH] [--size N] [--padding P] [--azimuths N] [--elevations A,B,…] [--scenes A,B] [--write DIR]   subject-to-edge margins of the auto-framed object scenes",
                  run: MarginsTool.run),
