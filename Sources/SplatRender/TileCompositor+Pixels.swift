@@ -33,8 +33,8 @@ extension TileCompositor {
     /// A full RGBA half row is packed into eight 32-bit pixels and written with one vector store;
     /// storing its 32 bytes one lane at a time was 5–6 % of the biker 1024² frame.
     func writePixels(x0: Int, y0: Int, columns: Int, rows: Int, transmittance: UnsafePointer<SIMD8<Float>>,
-                             red: UnsafePointer<SIMD8<Float>>, green: UnsafePointer<SIMD8<Float>>,
-                             blue: UnsafePointer<SIMD8<Float>>, out: UnsafeMutablePointer<UInt8>, channels: Int) -> Double {
+                     red: UnsafePointer<SIMD8<Float>>, green: UnsafePointer<SIMD8<Float>>,
+                     blue: UnsafePointer<SIMD8<Float>>, out: UnsafeMutablePointer<UInt8>, channels: Int) -> Double {
         typealias V = SIMD8<Float>
         let encodesSRGB = self.encodesSRGB
         let lane = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
