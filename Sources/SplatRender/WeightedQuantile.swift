@@ -32,18 +32,35 @@ enum WeightedQuantile {
             return targets.map { refine(v, w, target: $0, below: 0, predecessor: nil) }
         }
         let scale = Double(bins) / (Double(hi) - Double(lo))
-        var histogram = Histogram(bins: bins)
-        for i in 0..<n { histogram.add(values[i], weights[i], bin: bin(values[i], lo, scale)) }
-        return targets.map { target in
-            let (chosen, below, predecessor) = histogram.locate(target)
-            var v = [Float](), w = [Float]()
-            v.reserveCapacity(histogram.count[chosen])
-            w.reserveCapacity(histogram.count[chosen])
-            for i in 0..<n where bin(values[i], lo, scale) == chosen {
-                v.append(values[i])
-                w.append(weights[i])
+        // Each value's bin is computed once, for the histogram and for every target's gathering
+        // (`bins` fits 16 bits); the framing calls this some thirty times a job on 65,536 values.
+        return withUnsafeTemporaryAllocation(of: UInt16.self, capacity: n) { binOf in
+            var histogram = Histogram(bins: bins)
+            histogram.weight.withUnsafeMutableBufferPointer { weight in
+                histogram.maximum.withUnsafeMutableBufferPointer { maximum in
+                    histogram.count.withUnsafeMutableBufferPointer { count in
+                        for i in 0..<n {
+                            let v = values[i], b = bin(v, lo, scale)
+                            binOf[i] = UInt16(truncatingIfNeeded: b)
+                            weight[b] += Double(weights[i])
+                            maximum[b] = max(maximum[b], v)
+                            count[b] += 1
+                        }
+                    }
+                }
             }
-            return refine(v, w, target: target, below: below, predecessor: predecessor)
+            return targets.map { target in
+                let (chosen, below, predecessor) = histogram.locate(target)
+                let wanted = UInt16(truncatingIfNeeded: chosen)
+                var v = [Float](), w = [Float]()
+                v.reserveCapacity(histogram.count[chosen])
+                w.reserveCapacity(histogram.count[chosen])
+                for i in 0..<n where binOf[i] == wanted {
+                    v.append(values[i])
+                    w.append(weights[i])
+                }
+                return refine(v, w, target: target, below: below, predecessor: predecessor)
+            }
         }
     }
 
