@@ -28,12 +28,17 @@ final class JobThreadPool: @unchecked Sendable {
         condition.withLock {
             guard !stopping else { return false }
             tasks.append(task)
-            if idle == 0 && threads < limit {
+            // A woken idle thread counts as idle until it takes its task, so it may already be
+            // spoken for: start a thread whenever the queued tasks outnumber the idle ones.
+            // Counting `idle == 0` instead left the second of two quick submissions queued
+            // behind the first. A job task waits for its admission place on its thread, so
+            // the one behind could hold a place already granted to it while the one in front
+            // waited for that place, until the request's deadline (a 504 after 30 s).
+            if tasks.count - head > idle && threads < limit {
                 threads += 1
                 spawn(number: threads)
-            } else {
-                condition.signal()
             }
+            condition.signal()
             return true
         }
     }
