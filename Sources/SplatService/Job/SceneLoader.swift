@@ -53,10 +53,12 @@ public enum SceneLoader {
     public static func load(_ input: SceneInput, options: LoadOptions = LoadOptions(),
                             timings: inout StageTimings) throws(SplatError) -> LoadedScene {
         // SPZ v4 hands over its geometry while the SH stream still inflates: the estimate then
-        // runs, on one thread, on a core that would otherwise wait for that stream.
+        // runs, on one thread, on a core that would otherwise wait for that stream — when the
+        // stream is long enough to hide it (`hidesEarlyEstimate`).
         let early = EarlyUpEstimate()
         let decoded = try timings.time(.decode) { () throws(SplatError) in
             try decodeFlattened(input, options: options) { scene in
+                guard hidesEarlyEstimate(scene) else { return }
                 early.keep(UpEstimator.estimate(scene, hints: UpHints(scene: scene, cameras: options.cameras), threads: 1), for: scene)
             }
         }
@@ -66,6 +68,20 @@ public enum SceneLoader {
         let decision = FrameDecision.decide(facts, options: options.frame)
         timings.time(.convertFrame) { decision.apply(to: decoded.scene, threads: options.threads) }
         return LoadedScene(decoded: decoded, decision: decision, upEstimate: estimate)
+    }
+
+    /// SH bytes (codes or floats) below which a scene's SH stream inflates faster than the up
+    /// estimate runs on one thread (a fixed-size sample, about 10 ms): there the early estimate
+    /// held the decode up while the other cores idled (a biker thumbnail's decode stage: 18 ms,
+    /// of which 3.5 decoding), so it runs after the decode on every thread instead. The estimate
+    /// does not depend on the thread count.
+    static let earlyEstimateMinimumSHBytes = 16 << 20
+
+    /// Whether `scene`'s SH stream, still inflating when its geometry is handed over, outlasts
+    /// the estimate.
+    static func hidesEarlyEstimate(_ scene: SplatScene) -> Bool {
+        let perSplat = scene.quantizedSH?.stride ?? scene.shFloatsPerSplat
+        return scene.count.multipliedReportingOverflow(by: perSplat).partialValue >= earlyEstimateMinimumSHBytes
     }
 
     /// The decoded scene's frame facts with what is inferred about up: the training cameras' up
