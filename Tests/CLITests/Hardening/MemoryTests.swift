@@ -13,8 +13,9 @@ import TestSupport
 /// Each job runs alone in a child process; its peak is the larger of the report's
 /// `peak_rss_bytes` (VmHWM when the job ended) and the child's VmHWM sampled while it ran. The estimate
 /// leaves out the process itself (code, libraries, runtime, threads), so the check is
-/// peak ≤ estimate + idle, where idle is the largest peak of trivial runs (a few splats, 8×8) of
-/// each format family: each family maps its own libraries (libwebp, zlib, zstd) and code.
+/// peak ≤ estimate + idle + `runNoise`, where idle is the largest peak of trivial runs (a few
+/// splats, 8×8) of each format family: each family maps its own libraries (libwebp, zlib, zstd)
+/// and code.
 // Not serialized: each peak belongs to its own child process, whatever runs beside it.
 @Suite struct HardeningMemoryTests {
     struct Measured: CustomStringConvertible {
@@ -70,23 +71,31 @@ import TestSupport
         return idle
     }
 
-    /// `measure`, repeated up to twice more while the peak is over estimate + idle, keeping the
+    /// `measure`, repeated up to twice more while the peak is over estimate + idle + noise, keeping the
     /// lowest peak. A process's peak varies by a few hundred KB from run to run (which code pages
     /// and thread stacks it touches); an undercount is there in every run, noise is not.
     static func measureSteadily(_ input: String, name: String? = nil, in dir: URL, idle: Int) throws -> Measured {
         var best = try measure(input, name: name, in: dir)
         for _ in 0..<2 {
-            guard let estimate = best.estimate, best.peak > estimate + idle else { break }
+            guard let estimate = best.estimate, best.peak > estimate + idle + runNoise else { break }
             let again = try measure(input, name: name, in: dir)
             if again.peak < best.peak { best = again }
         }
         return best
     }
 
+    /// How far a trivial run's peak may stray above the largest of the trivial runs measured
+    /// first, with other suites loading the machine meanwhile: a corpus glb of a few splats (an
+    /// estimate of 70 KB) once peaked 60 KB over idle in a CI run and under it in every local
+    /// one. An undercounted estimate is megabytes (a scene's per-splat tables), and is there in
+    /// every run.
+    static let runNoise = 512 << 10
+
     static func check(_ m: Measured, idle: Int) {
         print("memory: \(m)")
         guard let estimate = m.estimate else { return }
-        #expect(m.peak <= estimate + idle, "\(m.name): peak \(m.peak) > estimate \(estimate) + idle \(idle) by \(m.peak - estimate - idle) bytes")
+        let allowed = estimate + idle + runNoise
+        #expect(m.peak <= allowed, "\(m.name): peak \(m.peak) > estimate \(estimate) + idle \(idle) + noise \(runNoise) by \(m.peak - allowed) bytes")
     }
 
     @Test func everyCorpusFileStaysWithinItsEstimate() throws {
