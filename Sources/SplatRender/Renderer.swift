@@ -133,8 +133,8 @@ public final class Renderer: @unchecked Sendable {
         preprocessor.exhaustive = exhaustive
         // A scene within one release group would only be handed back once every chunk is
         // projected, after the peak it exists to lower; its pages then cost the next job on this
-        // process fresh faults instead (40 biker thumbnails: 112 k → 50–67 k minor faults, half
-        // the kernel time). The scene stays unusable after a last frame either way.
+        // process fresh faults instead (40 biker thumbnails: 112–118 k → 47–56 k minor faults, about
+        // half the kernel time). The scene stays unusable after a last frame either way.
         if releasing && scene.count > releaseGroupChunks * Preprocessor.chunkSize {
             preprocessor.release = SceneRelease(scene: scene, chunkSize: Preprocessor.chunkSize, chunksPerGroup: releaseGroupChunks)
         }

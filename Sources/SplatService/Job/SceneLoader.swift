@@ -81,7 +81,8 @@ public enum SceneLoader {
     /// the estimate.
     static func hidesEarlyEstimate(_ scene: SplatScene) -> Bool {
         let perSplat = scene.quantizedSH?.stride ?? scene.shFloatsPerSplat
-        return scene.count.multipliedReportingOverflow(by: perSplat).partialValue >= earlyEstimateMinimumSHBytes
+        let (bytes, overflow) = scene.count.multipliedReportingOverflow(by: perSplat)
+        return overflow || bytes >= earlyEstimateMinimumSHBytes
     }
 
     /// The decoded scene's frame facts with what is inferred about up: the training cameras' up
