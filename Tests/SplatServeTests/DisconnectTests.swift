@@ -31,7 +31,7 @@ import Testing
             #expect(try t.waitForMetrics { $0[Self.reserved] == 7_000_000 && $0["splatrender_jobs_running"] == 1 })
             let start = Date()
             client.hangUp()
-            #expect(try t.waitForMetrics(timeout: 10) { $0[Self.reserved] == 0 && $0["splatrender_jobs_running"] == 0 })
+            #expect(try t.waitForMetrics { $0[Self.reserved] == 0 && $0["splatrender_jobs_running"] == 0 })
             #expect(Date().timeIntervalSince(start) < 10)
             #expect(try t.waitForMetrics { $0[#"splatrender_requests_total{route="/test/hold",code="499"}"#] == 1 })
             let line = t.log.all.first { $0.requestID == "left" }

@@ -14,7 +14,11 @@ import Testing
             let gate = HoldGate.make()
             defer { HoldGate.open(gate) }
             let inFlight = (0..<3).map { i in Pending { try? t.curl.request("POST", "/test/hold?gate=\(gate)", headers: ["X-Request-Id: drain-\(i)"]) } }
-            #expect(try t.waitForMetrics { $0["splatrender_jobs_running"] == 2 && $0["splatrender_queue_depth"] == 1 })
+            // Everything below assumes the three are in: without that the drain finds no work and
+            // the rest fails in ways that say nothing about the cause.
+            var last: [String: Double] = [:]
+            let admitted = try t.waitForMetrics { last = $0; return $0["splatrender_jobs_running"] == 2 && $0["splatrender_queue_depth"] == 1 }
+            try #require(admitted, "3 held requests never showed as 2 running + 1 queued: last scrape running \(last["splatrender_jobs_running"] ?? -1), queued \(last["splatrender_queue_depth"] ?? -1), server requests \(t.server.activeRequests)")
 
             let drained = Pending { t.server.drain(grace: .seconds(10)) }
             #expect(AdmissionControllerWait.until { t.server.isDraining })

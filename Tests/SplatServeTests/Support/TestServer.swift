@@ -44,8 +44,11 @@ struct TestServer {
         return MetricsText.samples(result.text)
     }
 
-    /// Polls `/metrics` until `condition` holds (true) or `timeout` passes (false).
-    func waitForMetrics(timeout: Double = 5, _ condition: ([String: Double]) -> Bool) throws -> Bool {
+    /// Polls `/metrics` until `condition` holds (true) or `timeout` passes (false). The default
+    /// is generous because it only matters when the condition never holds: the suite runs in
+    /// parallel with the corpus tests, and one CI run saw a state this polls for (three
+    /// requests admitted) take more than 5 s to appear.
+    func waitForMetrics(timeout: Double = 30, _ condition: ([String: Double]) -> Bool) throws -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
         while Date() < deadline {
             if condition(try scrape()) { return true }
