@@ -32,6 +32,8 @@ enum WorkerCommand {
         } catch {
             return context.usage(error.message)
         }
+        // A long-running process: the soft open-file default must not be what fails a job.
+        OpenFileLimit.raiseSoftToHard()
         do throws(SplatError) { try metrics?.start() } catch { return context.fail(error, .cannotCreate) }
         defer { metrics?.stop() }
 

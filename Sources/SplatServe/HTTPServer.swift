@@ -25,7 +25,8 @@ public final class HTTPServer: Sendable {
         public var listen: ListenAddress = .defaultValue
         /// libmicrohttpd I/O threads (each its own epoll loop).
         public var ioThreads: Int = Parallel.processorCount
-        /// Open connections accepted at once; more are closed on accept.
+        /// Open connections accepted at once; more are closed on accept. `start` lowers it to
+        /// what the open-file limit leaves room for (`connectionLimit` on the server).
         public var connectionLimit: Int = 1024
         /// Seconds a connection may send nothing (between or within requests) before it is
         /// closed; connections whose job is running are exempt.
@@ -68,7 +69,8 @@ public final class HTTPServer: Sendable {
         self.admission = admission
         self.metrics = metrics
         let state = ServerState()
-        serverMetrics = ServerMetrics(registry: metrics, admission: admission) { state.activeCount }
+        serverMetrics = ServerMetrics(registry: metrics, admission: admission, inFlight: { state.activeCount },
+                                      connectionLimit: { state.connectionLimit.load(ordering: .relaxed) })
         var routes = router
         OperationalRoutes.install(on: &routes, metrics: metrics, admission: admission) { state.draining.load(ordering: .relaxed) }
         core = ServerCore(state: state, router: routes, admission: admission, metrics: serverMetrics, accessLog: accessLog,
@@ -83,18 +85,29 @@ public final class HTTPServer: Sendable {
         guard daemon.withLock({ $0 == nil }), !stopped.load(ordering: .acquiring) else {
             throw SplatError(.invalidArgument, "the server was already started")
         }
+        // Past the open-file limit libmicrohttpd stops accepting until a connection closes, and
+        // new clients hang in the backlog: a limit it can keep closes the extra ones at once.
+        let connections = OpenFileLimit.connectionCapacity(configured: configuration.connectionLimit,
+                                                           softLimit: OpenFileLimit.current?.soft ?? Int.max,
+                                                           jobPlaces: admission.workers + admission.queueLimit)
         let options = MHDDaemon.Options(listen: configuration.listen, ioThreads: configuration.ioThreads,
-                                        connectionLimit: configuration.connectionLimit,
+                                        connectionLimit: connections,
                                         idleTimeoutSeconds: configuration.idleTimeoutSeconds,
                                         listenBacklog: configuration.listenBacklog)
         let started = try MHDDaemon(options: options, handler: Self.accessHandler, completed: Self.completedHandler,
                                     context: Unmanaged.passUnretained(core).toOpaque())
+        core.state.connectionLimit.store(connections, ordering: .releasing)
         boundPort.store(started.port, ordering: .releasing)
         daemon.withLock { $0 = started }
     }
 
     /// The port listened on (the system's choice when configured with 0); 0 before `start`.
     public var port: Int { boundPort.load(ordering: .acquiring) }
+
+    /// The connections accepted at once since `start`: the configured limit, lowered to what
+    /// the open-file limit leaves after the server's own descriptors
+    /// (`OpenFileLimit.connectionCapacity`); 0 before `start`.
+    public var connectionLimit: Int { core.state.connectionLimit.load(ordering: .acquiring) }
 
     /// Whether a drain has begun (`/readyz` answers 503 from then on).
     public var isDraining: Bool { core.state.draining.load(ordering: .relaxed) }

@@ -278,6 +278,8 @@ final class ServerState: Sendable {
     let registry = Mutex(Registry())
     /// Set by `beginDrain`: readiness fails, new jobs are refused, responses close connections.
     let draining = Atomic<Bool>(false)
+    /// The connection limit `start` settled on; 0 before.
+    let connectionLimit = Atomic<Int>(0)
 
     var activeCount: Int { registry.withLock { $0.exchanges.count } }
 }

@@ -1,9 +1,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SplatService
 
-/// `process_resident_memory_bytes` and `process_cpu_seconds_total`, read from `/proc/self` at
-/// each scrape, named as Prometheus's own client libraries name them so standard dashboards work.
+/// `process_resident_memory_bytes`, `process_cpu_seconds_total`, `process_open_fds` and
+/// `process_max_fds` (the soft limit), read from `/proc/self` and `getrlimit` at each scrape,
+/// named as Prometheus's own client libraries name them so standard dashboards work.
 public enum ProcessMetrics {
     /// Registers both sampled metrics on `registry`.
     public static func register(on registry: MetricsRegistry) {
@@ -12,6 +14,12 @@ public enum ProcessMetrics {
         }
         registry.sampledCounter("process_cpu_seconds_total", help: "Total user and system CPU time spent in seconds.") {
             cpuSeconds() ?? 0
+        }
+        registry.sampledGauge("process_open_fds", help: "Number of open file descriptors.") {
+            Double(OpenFileLimit.openCount() ?? 0)
+        }
+        registry.sampledGauge("process_max_fds", help: "Maximum number of open file descriptors.") {
+            Double(OpenFileLimit.current?.soft ?? 0)
         }
     }
 

@@ -19,9 +19,10 @@ public struct ServerMetrics: Sendable {
     /// The stages every job reports, created up front so each series exists before the first job.
     public static let stages = ["queue", "decode", "prepare", "render", "encode"]
 
-    /// Registers every family on `registry`; the sampled ones read `admission` and `inFlight`
-    /// at each scrape.
-    init(registry: MetricsRegistry, admission: AdmissionController, inFlight: @escaping @Sendable () -> Int) {
+    /// Registers every family on `registry`; the sampled ones read `admission`, `inFlight` and
+    /// `connectionLimit` at each scrape.
+    init(registry: MetricsRegistry, admission: AdmissionController, inFlight: @escaping @Sendable () -> Int,
+         connectionLimit: @escaping @Sendable () -> Int) {
         requests = registry.counter("splatrender_requests_total", help: "HTTP requests finished, by route and status code.",
                                     labels: ["route", "code"])
         requestDuration = registry.histogram("splatrender_request_duration_seconds",
@@ -34,6 +35,10 @@ public struct ServerMetrics: Sendable {
         splatsDecoded = registry.counter("splatrender_splats_decoded_total", help: "Splats decoded by finished jobs.").unlabelled
         registry.sampledGauge("splatrender_in_flight_requests", help: "HTTP requests between their headers and their completion.") {
             Double(inFlight())
+        }
+        registry.sampledGauge("splatrender_connection_limit",
+                              help: "Connections accepted at once: the configured limit, or fewer when the open-file limit leaves less room.") {
+            Double(connectionLimit())
         }
         registry.sampledGauge("splatrender_jobs_running", help: "Jobs holding a worker slot.") {
             Double(admission.snapshot.inFlight)

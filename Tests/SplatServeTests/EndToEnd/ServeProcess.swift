@@ -15,9 +15,17 @@ final class ServeProcess: @unchecked Sendable {
 
     /// Starts `splatrender serve` with `arguments` (after `--listen 127.0.0.1:0` unless
     /// `listen` is false) and `environment` beside PATH; waits up to 30 s for it to listen.
-    init(_ arguments: [String] = [], environment: [String: String] = [:], listen: Bool = true) throws {
-        let all = ["serve"] + (listen ? ["--listen", "127.0.0.1:0"] : []) + arguments
-        let child = try LoggedProcess(Self.binary, all, environment: environment, logName: "serve")
+    /// `openFiles` starts it with those open-file limits (util-linux `prlimit`, which sets them
+    /// and then becomes the server: the PID stays the server's).
+    init(_ arguments: [String] = [], environment: [String: String] = [:], listen: Bool = true,
+         openFiles: (soft: Int, hard: Int)? = nil) throws {
+        var all = ["serve"] + (listen ? ["--listen", "127.0.0.1:0"] : []) + arguments
+        var executable = Self.binary
+        if let openFiles {
+            all = ["--nofile=\(openFiles.soft):\(openFiles.hard)", "--", executable] + all
+            executable = "/usr/bin/prlimit"
+        }
+        let child = try LoggedProcess(executable, all, environment: environment, logName: "serve")
         guard let line = child.process.waitForLine(timeout: .seconds(30), { $0.hasPrefix("listening on ") }),
               let colon = line.lastIndex(of: ":"), let port = Int(line[line.index(after: colon)...]) else {
             // Stopped as `child` goes.
@@ -29,8 +37,8 @@ final class ServeProcess: @unchecked Sendable {
 
     /// Starts a server, runs `body`, and stops the server by its PID whatever `body` does.
     static func with<T>(_ arguments: [String] = [], environment: [String: String] = [:],
-                        _ body: (ServeProcess) throws -> T) throws -> T {
-        let server = try ServeProcess(arguments, environment: environment)
+                        openFiles: (soft: Int, hard: Int)? = nil, _ body: (ServeProcess) throws -> T) throws -> T {
+        let server = try ServeProcess(arguments, environment: environment, openFiles: openFiles)
         defer { server.stop() }
         return try body(server)
     }

@@ -63,6 +63,26 @@ final class RawHTTPClient: @unchecked Sendable {
         return out
     }
 
+    /// Reads one response whose length is given by `Content-Length`, leaving the connection
+    /// open for the next request; nil when the connection closed or timed out first.
+    func readResponse() -> RawHTTPResponse? {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while bytes.count < 16 << 10, bytes.suffix(4) != [13, 10, 13, 10] {
+            guard recv(fd, &byte, 1, 0) == 1 else { return nil }
+            bytes.append(byte)
+        }
+        guard let length = RawHTTPResponse(bytes).headers["content-length"].flatMap(Int.init) else { return nil }
+        var body = [UInt8](repeating: 0, count: length)
+        var received = 0
+        while received < length {
+            let n = body.withUnsafeMutableBytes { recv(fd, $0.baseAddress! + received, length - received, 0) }
+            guard n > 0 else { return nil }
+            received += n
+        }
+        return RawHTTPResponse(bytes + body)
+    }
+
     /// Reads until the end of the response head and returns its status code (nil if none came).
     func readStatus() -> Int? {
         var head: [UInt8] = []
