@@ -11,10 +11,12 @@ enum FastExp {
     static func exp8(_ input: SIMD8<Float>, floor: Float = -87.33654) -> SIMD8<Float> {
         typealias P = SIMD8<Float>
         let x = input.atLeast(floor)
-        // Adding 1.5·2²³ rounds x·log₂e to the nearest integer and leaves that integer in the low
-        // mantissa bits, which the shift below turns into an exponent field.
-        let magic: Float = 12_582_912
-        let shifted = x * 1.442_695_04 + magic
+        // Adding 1.5·2²³ rounds x·log₂e to the nearest integer n and leaves it in the low mantissa
+        // bits; adding 127 more leaves n + 127 there, the biased exponent of 2ⁿ, so one shift
+        // makes the power of two (the bits above drop out of the lane), without an integer add
+        // and its constant: two instructions of the compositor's innermost loop.
+        let magic: Float = 12_582_912 + 127
+        let shifted = P(repeating: magic).addingProduct(x, 1.442_695_04)
         let n = shifted - magic
         let r = x.addingProduct(n, -0.693_359_375).addingProduct(n, 2.121_944_4e-4)
         var p = SIMD8<Float>(repeating: 1.987_569_15e-4)
@@ -24,7 +26,7 @@ enum FastExp {
         p = P(repeating: 1.666_666_545_9e-1).addingProduct(p, r)
         p = P(repeating: 5.000_000_120_1e-1).addingProduct(p, r)
         let e = (r + 1).addingProduct(p, r * r)
-        let bits = unsafeBitCast(shifted, to: SIMD8<Int32>.self) &<< 23 &+ (127 << 23)
+        let bits = unsafeBitCast(shifted, to: SIMD8<Int32>.self) &<< 23
         return e * unsafeBitCast(bits, to: SIMD8<Float>.self)
     }
 

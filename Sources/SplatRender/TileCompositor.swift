@@ -158,13 +158,13 @@ struct TileCompositor {
                             let r = h &>> 1
                             let dy = s.v - (Float(y0 &+ r) + 0.5)
                             let k1 = -b * dy, k0 = -0.5 * c * dy * dy
-                            let left = quadLeft.addingProduct(dxLeft, k1) + k0
-                            let right = quadRight.addingProduct(dxRight, k1) + k0
+                            // A dead half row's barrier is +∞ in every lane, so it never passes.
+                            let left = quadLeft.addingProduct(dxLeft, k1) + k0 - barrier[h]
+                            let right = quadRight.addingProduct(dxRight, k1) + k0 - barrier[h &+ 1]
                             powers[h] = left
                             powers[h &+ 1] = right
-                            // A dead half row's barrier is +∞ in every lane, so it never passes.
-                            let passLeft: UInt32 = (left - barrier[h] .>= cutoff).anyLane ? 1 : 0
-                            let passRight: UInt32 = (right - barrier[h &+ 1] .>= cutoff).anyLane ? 2 : 0
+                            let passLeft: UInt32 = (left .>= cutoff).anyLane ? 1 : 0
+                            let passRight: UInt32 = (right .>= cutoff).anyLane ? 2 : 0
                             candidates |= (passLeft | passRight) &<< UInt32(truncatingIfNeeded: h)
                         }
                     } else {
@@ -180,19 +180,21 @@ struct TileCompositor {
                             let r = h &>> 1
                             let dy = s.v - (Float(y0 &+ r) + 0.5)
                             let k1 = -b * dy, k0 = -0.5 * c * dy * dy
-                            let power = quad.addingProduct(dx, k1) + k0
+                            let power = quad.addingProduct(dx, k1) + k0 - barrier[h]
                             powers[h] = power
-                            let pass: UInt32 = (power - barrier[h] .>= cutoff).anyLane ? 1 : 0
+                            let pass: UInt32 = (power .>= cutoff).anyLane ? 1 : 0
                             candidates |= pass &<< UInt32(truncatingIfNeeded: h)
                         }
                     }
                     while candidates != 0 {
                         let h = candidates.trailingZeroBitCount
                         candidates &= candidates &- 1
+                        // −∞ in stopped lanes (the barrier), whose α is then below 1/255. A live
+                        // lane under the cutoff fails the α test too (that is what the cutoff
+                        // promises), so the pre-test need not be repeated lane by lane here.
                         let power = powers[h]
-                        let candidate = power - barrier[h] .>= cutoff
                         let alpha = (opacity * FastExp.exp8(power, floor: Self.exponentFloor)).atMost(Self.maxAlpha)
-                        let passes = candidate .& (power .<= 0) .& (alpha .>= Self.minAlpha)
+                        let passes = (power .<= 0) .& (alpha .>= Self.minAlpha)
                         let tr = transmittance[h]
                         // Lanes that fail multiply T by exactly 1 and add exactly 0, so the
                         // common case (no lane stops) stores without waiting for the stop
