@@ -202,12 +202,8 @@ struct TileCompositor {
                         // not on a compare and two blends (the half row's loop-carried chain).
                         // The two branches store separately on purpose: one shared store
                         // after a masked weight measured 0.5–3 % slower (biker 1024², stress).
-                        // α masked to 0 in failing lanes is one AND; 1 − 0 is exactly 1, so
-                        // T·(1 − kept) needs no blend (two µops on Haswell) and equals it bit
-                        // for bit.
-                        let kept = V(repeating: 0).replacing(with: alpha, where: passes)
-                        let next = tr * (1 - kept)
-                        let weight = kept * tr
+                        let next = tr * V(repeating: 1).replacing(with: 1 - alpha, where: passes)
+                        let weight = V(repeating: 0).replacing(with: alpha, where: passes) * tr
                         let stop = passes .& (next .< Self.minTransmittance)
                         if !stop.anyLane {
                             red[h] = red[h].addingProduct(weight, colourR)
