@@ -25,8 +25,9 @@ public final class HTTPServer: Sendable {
         public var listen: ListenAddress = .defaultValue
         /// libmicrohttpd I/O threads (each its own epoll loop).
         public var ioThreads: Int = Parallel.processorCount
-        /// Open connections accepted at once; more are closed on accept. `start` lowers it to
-        /// what the open-file limit leaves room for (`connectionLimit` on the server).
+        /// Open connections accepted at once; more wait in the listen backlog until one closes.
+        /// `start` lowers it to what the open-file limit leaves room for (`connectionLimit` on
+        /// the server).
         public var connectionLimit: Int = 1024
         /// Seconds a connection may send nothing (between or within requests) before it is
         /// closed; connections whose job is running are exempt.
@@ -85,8 +86,9 @@ public final class HTTPServer: Sendable {
         guard daemon.withLock({ $0 == nil }), !stopped.load(ordering: .acquiring) else {
             throw SplatError(.invalidArgument, "the server was already started")
         }
-        // Past the open-file limit libmicrohttpd stops accepting until a connection closes, and
-        // new clients hang in the backlog: a limit it can keep closes the extra ones at once.
+        // Connections that took every descriptor would leave none for jobs and `/metrics`, and
+        // libmicrohttpd, refused one by `accept`, stopped serving new clients even after they
+        // went (`ServeOpenFilesEndToEndTests`): stop accepting before that instead.
         let connections = OpenFileLimit.connectionCapacity(configured: configuration.connectionLimit,
                                                            softLimit: OpenFileLimit.current?.soft ?? Int.max,
                                                            jobPlaces: admission.workers + admission.queueLimit)

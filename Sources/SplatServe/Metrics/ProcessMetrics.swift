@@ -7,7 +7,7 @@ import SplatService
 /// `process_max_fds` (the soft limit), read from `/proc/self` and `getrlimit` at each scrape,
 /// named as Prometheus's own client libraries name them so standard dashboards work.
 public enum ProcessMetrics {
-    /// Registers both sampled metrics on `registry`.
+    /// Registers the four sampled metrics on `registry`.
     public static func register(on registry: MetricsRegistry) {
         registry.sampledGauge("process_resident_memory_bytes", help: "Resident memory size in bytes.") {
             Double(residentBytes() ?? 0)

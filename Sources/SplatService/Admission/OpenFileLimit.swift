@@ -29,9 +29,8 @@ public enum OpenFileLimit {
     /// Descriptors kept per job place (running or queued): a scene file, an output and its
     /// temporary, a transfer's socket, with room to spare.
     public static let reservePerJob = 8
-    /// Connections accepted even when the descriptors would allow fewer: a server that accepts
-    /// none is no server, and running out of descriptors then fails requests one by one rather
-    /// than stopping accept.
+    /// Connections accepted however few descriptors the reserves leave: a server that accepts
+    /// none is no server.
     public static let minimumConnections = 8
 
     /// The limits now, or nil where they cannot be read.
