@@ -2,7 +2,7 @@ import Foundation
 import SplatCore
 import SplatFormats
 import SplatRender
-import SplatService
+@testable import SplatService
 import Testing
 import TestSupport
 
@@ -21,5 +21,13 @@ import TestSupport
         let expected = UpEstimator.estimate(stored, hints: UpHints(scene: stored), threads: nil)
         #expect(loaded.upEstimate == expected)
         #expect(loaded.decision == FrameDecision.decide(SceneLoader.inferredFacts(stored, options: options).0, options: options.frame))
+    }
+
+    /// The rule counts SH bytes: 16 MiB of Float32 SH at degree 3 (45 floats, 180 bytes a splat)
+    /// is 93,207 splats, where 16 MiB of 8-bit codes would take four times as many.
+    @Test func theEarlyEstimateWaitsFor16MiBOfSHBytes() {
+        #expect(!SceneLoader.hidesEarlyEstimate(SplatScene(count: 93_206, shDegree: 3)))
+        #expect(SceneLoader.hidesEarlyEstimate(SplatScene(count: 93_207, shDegree: 3)))
+        #expect(!SceneLoader.hidesEarlyEstimate(SplatScene(count: 1_000_000, shDegree: 0)))
     }
 }

@@ -80,7 +80,7 @@ public enum SceneLoader {
     /// Whether `scene`'s SH stream, still inflating when its geometry is handed over, outlasts
     /// the estimate.
     static func hidesEarlyEstimate(_ scene: SplatScene) -> Bool {
-        let perSplat = scene.quantizedSH?.stride ?? scene.shFloatsPerSplat
+        let perSplat = scene.quantizedSH?.stride ?? scene.shFloatsPerSplat * MemoryLayout<Float>.stride
         let (bytes, overflow) = scene.count.multipliedReportingOverflow(by: perSplat)
         return overflow || bytes >= earlyEstimateMinimumSHBytes
     }
