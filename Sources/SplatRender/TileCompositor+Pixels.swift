@@ -27,37 +27,43 @@ extension TileCompositor {
         return quantiseLinear(v)
     }
 
-    /// Quantises a tile: floor(clamp(v, 0, 1)·255 + 0.5) per channel (`rendering.md` 10), and
-    /// returns the sum of 1 − T over its pixels.
+    /// Quantises a tile of 4 × 2 blocks (see `renderTile`): floor(clamp(v, 0, 1)·255 + 0.5) per
+    /// channel (`rendering.md` 10), and returns the sum of 1 − T over its pixels.
     ///
-    /// A full RGBA half row is packed into eight 32-bit pixels and written with one vector store;
-    /// storing its 32 bytes one lane at a time was 5–6 % of the biker 1024² frame.
+    /// A full RGBA block is packed into eight 32-bit pixels and written as two 16-byte rows;
+    /// storing pixels one lane at a time was 5–6 % of the biker 1024² frame.
     func writePixels(x0: Int, y0: Int, columns: Int, rows: Int, transmittance: UnsafePointer<SIMD8<Float>>,
                      red: UnsafePointer<SIMD8<Float>>, green: UnsafePointer<SIMD8<Float>>,
                      blue: UnsafePointer<SIMD8<Float>>, out: UnsafeMutablePointer<UInt8>, channels: Int) -> Double {
         typealias V = SIMD8<Float>
         let encodesSRGB = self.encodesSRGB
         let lane = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
+        let laneColumn = lane & 3, laneRow = lane &>> 2
         // At most 32 terms per lane, so a Float vector sum loses nothing that matters.
         var covered = V()
-        for r in 0..<rows {
-            var p = out + ((y0 + r) * view.width + x0) * channels
-            for half in 0..<2 {
-                let count = min(8, columns - 8 * half)
-                if count <= 0 { break }
-                let h = 2 * r + half
+        for blockRow in 0..<((rows + 1) / 2) {
+            for blockColumn in 0..<((columns + 3) / 4) {
+                let h = 4 * blockRow + blockColumn
+                let count = min(4, columns - 4 * blockColumn), lines = min(2, rows - 2 * blockRow)
                 let tr = transmittance[h]
                 let coverage = 1 - tr
-                covered += count == 8 ? coverage : V(repeating: 0).replacing(with: coverage, where: lane .< Int32(count))
+                let full = count == 4 && lines == 2
+                covered += full ? coverage : V(repeating: 0).replacing(
+                    with: coverage, where: (laneColumn .< Int32(count)) .& (laneRow .< Int32(lines)))
+                let corner = out + ((y0 + 2 * blockRow) * view.width + x0 + 4 * blockColumn) * channels
                 if let bg = background {
                     let qr = Self.quantise(red[h] + tr * bg.x, encodesSRGB)
                     let qg = Self.quantise(green[h] + tr * bg.y, encodesSRGB)
                     let qb = Self.quantise(blue[h] + tr * bg.z, encodesSRGB)
-                    for c in 0..<count {
-                        p[0] = UInt8(truncatingIfNeeded: qr[c])
-                        p[1] = UInt8(truncatingIfNeeded: qg[c])
-                        p[2] = UInt8(truncatingIfNeeded: qb[c])
-                        p += 3
+                    for line in 0..<lines {
+                        var p = corner + line * view.width * 3
+                        for c in 0..<count {
+                            let l = 4 * line + c
+                            p[0] = UInt8(truncatingIfNeeded: qr[l])
+                            p[1] = UInt8(truncatingIfNeeded: qg[l])
+                            p[2] = UInt8(truncatingIfNeeded: qb[l])
+                            p += 3
+                        }
                     }
                 } else {
                     // Straight alpha: the accumulated colour is premultiplied by 1 − T.
@@ -67,15 +73,17 @@ extension TileCompositor {
                         | Self.quantise(blue[h] * inv, encodesSRGB) &<< 16 | Self.quantiseLinear(coverage) &<< 24
                     #if _endian(little)
                     // Bytes R, G, B, A in memory order.
-                    if count == 8 {
-                        UnsafeMutableRawPointer(p).storeBytes(of: pixels, as: SIMD8<UInt32>.self)
-                        p += 32
+                    if full {
+                        UnsafeMutableRawPointer(corner).storeBytes(of: pixels.lowHalf, as: SIMD4<UInt32>.self)
+                        UnsafeMutableRawPointer(corner + view.width * 4).storeBytes(of: pixels.highHalf, as: SIMD4<UInt32>.self)
                         continue
                     }
                     #endif
-                    for c in 0..<count {
-                        UnsafeMutableRawPointer(p).storeBytes(of: pixels[c].littleEndian, as: UInt32.self)
-                        p += 4
+                    for line in 0..<lines {
+                        let p = UnsafeMutableRawPointer(corner + line * view.width * 4)
+                        for c in 0..<count {
+                            p.storeBytes(of: pixels[4 * line + c].littleEndian, toByteOffset: 4 * c, as: UInt32.self)
+                        }
                     }
                 }
             }
