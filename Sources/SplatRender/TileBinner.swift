@@ -52,10 +52,21 @@ struct TileBinner {
                 for c in (b * chunksPerBlock)..<min(chunks, (b + 1) * chunksPerBlock) {
                     let first = c * chunkSize
                     for slot in first..<(first + visible[c]) {
+                        // One loop over the rectangle's tiles, stepping to the next row without a
+                        // branch: nested loops over rows and columns mispredicted their exits
+                        // about twice a splat (rectangles are mostly 1-3 tiles a side), the
+                        // larger part of binning's time (cachegrind's branch simulation).
                         let rect = rects[slot]
-                        for ty in Int(rect[1])..<Int(rect[3]) {
-                            let row = blockCounters + ty * tilesX
-                            for tx in Int(rect[0])..<Int(rect[2]) { body(slot, row + tx) }
+                        let left = Int(rect[0]), right = Int(rect[2])
+                        let tiles = (right &- left) &* (Int(rect[3]) &- Int(rect[1]))
+                        guard tiles > 0 else { continue }
+                        var row = blockCounters + Int(rect[1]) &* tilesX, tx = left
+                        for _ in 0..<tiles {
+                            body(slot, row + tx)
+                            tx &+= 1
+                            let wraps = tx == right
+                            tx = wraps ? left : tx
+                            row = wraps ? row + tilesX : row
                         }
                     }
                 }
