@@ -96,7 +96,7 @@ struct TileCompositor {
         let pixelX = SIMD8<Float>(laneColumn) + (Float(x0) + 0.5)
         let pixelY = SIMD8<Float>(laneRow) + (Float(y0) + 0.5)
 
-        return withUnsafeTemporaryAllocation(of: V.self, capacity: 237) { state in
+        return withUnsafeTemporaryAllocation(of: V.self, capacity: 228) { state in
               withUnsafeTemporaryAllocation(of: ProjectedSplat.self, capacity: Self.batchSize) { batchBuffer in
                 let batch = batchBuffer.baseAddress!
                 let st = state.baseAddress!
@@ -106,13 +106,12 @@ struct TileCompositor {
                 let barrier = st + 128
                 // One splat's exponents per block, between the two passes.
                 let powers = st + 160
-                // Pixel centres of each block column and row (rows with three spares past the
-                // last, for the four rows computed unconditionally).
+                // Pixel centres of each block column and row.
                 let columnX = st + 192, rowY = st + 196
                 for bc in 0..<4 { columnX[bc] = pixelX + Float(4 * bc) }
-                for br in 0..<11 { rowY[br] = pixelY + Float(2 * br) }
+                for br in 0..<8 { rowY[br] = pixelY + Float(2 * br) }
                 // One splat's dx and −½A·dx² per block column, −B·dy and −½C·dy² per block row.
-                let columnDX = st + 207, columnQuad = st + 211, rowK1 = st + 215, rowK0 = st + 226
+                let columnDX = st + 204, columnQuad = st + 208, rowK1 = st + 212, rowK0 = st + 220
                 // Bit h: block h still has a live pixel. Splats visit only these.
                 var liveBlocks: UInt32 = 0
                 for h in 0..<32 {
@@ -177,10 +176,9 @@ struct TileCompositor {
                     let colourR = s.red, colourG = s.green, colourB = s.blue
                     // power = −½(A·dx² + C·dy²) − B·dx·dy = (−½A·dx)·dx + (−B·dy)·dx + (−½C·dy²):
                     // the dx terms per block column and the dy terms per block row, once per
-                    // splat. All four columns and the first four rows unconditionally: loops over
-                    // just the reachable ones mispredicted their exits about once a splat each
+                    // splat. All four columns and all eight rows, unconditionally: loops over just
+                    // the reachable ones mispredicted their exits about once a splat each
                     // (cachegrind's branch simulation: a fifth of the compositor's mispredictions).
-                    let rowLoBlock = rowLo &>> 1, rowHiBlock = rowHi &>> 1
                     for bc in 0..<4 {
                         let dx = s.u - columnX[bc]
                         columnDX[bc] = dx
