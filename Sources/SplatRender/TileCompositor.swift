@@ -96,7 +96,7 @@ struct TileCompositor {
         let pixelX = SIMD8<Float>(laneColumn) + (Float(x0) + 0.5)
         let pixelY = SIMD8<Float>(laneRow) + (Float(y0) + 0.5)
 
-        return withUnsafeTemporaryAllocation(of: V.self, capacity: 228) { state in
+        return withUnsafeTemporaryAllocation(of: V.self, capacity: 258) { state in
               withUnsafeTemporaryAllocation(of: ProjectedSplat.self, capacity: Self.batchSize) { batchBuffer in
                 let batch = batchBuffer.baseAddress!
                 let st = state.baseAddress!
@@ -106,12 +106,13 @@ struct TileCompositor {
                 let barrier = st + 128
                 // One splat's exponents per block, between the two passes.
                 let powers = st + 160
-                // Pixel centres of each block column and row.
-                let columnX = st + 192, rowY = st + 196
-                for bc in 0..<4 { columnX[bc] = pixelX + Float(4 * bc) }
-                for br in 0..<8 { rowY[br] = pixelY + Float(2 * br) }
-                // One splat's dx and −½A·dx² per block column, −B·dy and −½C·dy² per block row.
-                let columnDX = st + 204, columnQuad = st + 208, rowK1 = st + 212, rowK0 = st + 220
+                // Pixel centres of each block column and row, and one splat's dx and −½A·dx² per
+                // block column and −B·dy and −½C·dy² per block row; each with spare slots past
+                // the last (3 columns, 7 rows), which the unconditional terms may fill.
+                let columnX = st + 192, rowY = st + 199
+                for bc in 0..<7 { columnX[bc] = pixelX + Float(4 * bc) }
+                for br in 0..<15 { rowY[br] = pixelY + Float(2 * br) }
+                let columnDX = st + 214, columnQuad = st + 221, rowK1 = st + 228, rowK0 = st + 243
                 // Bit h: block h still has a live pixel. Splats visit only these.
                 var liveBlocks: UInt32 = 0
                 for h in 0..<32 {
@@ -176,18 +177,34 @@ struct TileCompositor {
                     let colourR = s.red, colourG = s.green, colourB = s.blue
                     // power = −½(A·dx² + C·dy²) − B·dx·dy = (−½A·dx)·dx + (−B·dy)·dx + (−½C·dy²):
                     // the dx terms per block column and the dy terms per block row, once per
-                    // splat. All four columns and all eight rows, unconditionally: loops over just
+                    // splat. The first two block columns and rows of the reach always; the rest,
+                    // all at once, only when the reach is wider or taller than that. Loops over just
                     // the reachable ones mispredicted their exits about once a splat each
-                    // (cachegrind's branch simulation: a fifth of the compositor's mispredictions).
-                    for bc in 0..<4 {
+                    // (cachegrind's branch simulation: a fifth of the compositor's mispredictions);
+                    // computing all four columns and eight rows for every splat cost the stress
+                    // frame's one-block splats more than it saved. Spare slots past the last
+                    // column and row take the terms that fall outside the tile.
+                    let rowLoBlock = rowLo &>> 1, rowHiBlock = rowHi &>> 1
+                    @inline(__always) func columnTerms(_ bc: Int) {
                         let dx = s.u - columnX[bc]
                         columnDX[bc] = dx
                         columnQuad[bc] = (-0.5 * a * dx) * dx
                     }
-                    for br in 0..<8 {
+                    @inline(__always) func rowTerms(_ br: Int) {
                         let dy = s.v - rowY[br]
                         rowK1[br] = -b * dy
                         rowK0[br] = -0.5 * c * dy * dy
+                    }
+                    columnTerms(columnLoBlock)
+                    columnTerms(columnLoBlock &+ 1)
+                    if columnHiBlock > columnLoBlock &+ 1 {
+                        columnTerms(columnLoBlock &+ 2)
+                        columnTerms(columnLoBlock &+ 3)
+                    }
+                    rowTerms(rowLoBlock)
+                    rowTerms(rowLoBlock &+ 1)
+                    if rowHiBlock > rowLoBlock &+ 1 {
+                        for k in 2..<8 { rowTerms(rowLoBlock &+ k) }
                     }
                     // The two passes (see above); bit h of `candidates` is block h.
                     var candidates: UInt32 = 0
