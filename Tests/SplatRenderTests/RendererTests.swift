@@ -198,4 +198,34 @@ import TestSupport
             }
         }
     }
+
+    /// Edge tiles with partial block rows and columns (61 = 3·16 + 13 columns, 37 = 2·16 + 5
+    /// rows, so the last tiles have 13 columns and 5 rows: a block column of one pixel and a block
+    /// row of one line): the compositor clamps reaches to the whole tile and relies on the blocks
+    /// and lanes past the image being dead, which must leave exactly the pixels evaluating every
+    /// pixel gives, at any thread count.
+    @Test func partialEdgeTilesChangeNothing() throws {
+        let fruit = try SplatFile.decode(path: Fixtures.corpusFile("ply/supersplat-fruit_drops_minimal.ply")).scene
+        // The golden example's camera, a little closer: the sign fills the frame, edges included.
+        let camera = Camera(position: SIMD3(0.750833, 0.115304, -1.8), target: SIMD3(0.750833, 0.115304, -2.136216),
+                            up: SIMD3(0, -1, 0))
+        for background in [nil, SIMD3<Float>(0.1, 0.2, 0.3)] {
+            let settings = RenderSettings(width: 61, height: 37, background: background)
+            let one = try Renderer(scene: fruit, threads: 1).render(camera: camera, settings: settings)
+            let two = try Renderer(scene: fruit, threads: 2).render(camera: camera, settings: settings)
+            let reference = Renderer(scene: fruit, threads: 1)
+            reference.exhaustive = true
+            let slow = try reference.render(camera: camera, settings: settings)
+            if background == nil {
+                // Covered pixels in the partial tiles (columns 48-60, rows 32-36): the test has teeth.
+                var edge = 0
+                for y in 0..<37 {
+                    for x in 0..<61 where (x >= 48 || y >= 32) && one.image.pixels[(y * 61 + x) * 4 + 3] > 0 { edge += 1 }
+                }
+                #expect(edge > 300, "\(edge) covered pixels in the edge tiles")
+            }
+            #expect(one.image == slow.image, "background \(String(describing: background))")
+            #expect(two.image == one.image)
+        }
+    }
 }
