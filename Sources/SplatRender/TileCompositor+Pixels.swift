@@ -34,6 +34,17 @@ extension TileCompositor {
         return quantiseLinear(v)
     }
 
+    /// Eight straight-alpha RGBA pixels, each packed in a 32-bit lane as bytes R, G, B, A in
+    /// memory order (little-endian): the accumulated colour is premultiplied by 1 − T, so it is
+    /// divided by the coverage first. Coverage is not a colour: never transfer-encoded.
+    @_transparent
+    private static func straightAlpha(red: SIMD8<Float>, green: SIMD8<Float>, blue: SIMD8<Float>, coverage: SIMD8<Float>,
+                                      encodesSRGB: Bool) -> SIMD8<UInt32> {
+        let inv = SIMD8<Float>(repeating: 0).replacing(with: 1 / coverage, where: coverage .> 0)
+        return quantise(red * inv, encodesSRGB) | quantise(green * inv, encodesSRGB) &<< 8
+            | quantise(blue * inv, encodesSRGB) &<< 16 | quantiseLinear(coverage) &<< 24
+    }
+
     /// Quantises a tile of 4 × 2 blocks (see `renderTile`): floor(clamp(v, 0, 1)·255 + 0.5) per
     /// channel (`rendering.md` 10), and returns the sum of 1 − T over its pixels.
     ///
@@ -63,10 +74,8 @@ extension TileCompositor {
                     let tr = transmittance[h]
                     let coverage = 1 - tr
                     covered += coverage
-                    let inv = V(repeating: 0).replacing(with: 1 / coverage, where: coverage .> 0)
-                    // Bytes R, G, B, A in memory order.
-                    blocks[h] = Self.quantiseLinear(red[h] * inv) | Self.quantiseLinear(green[h] * inv) &<< 8
-                        | Self.quantiseLinear(blue[h] * inv) &<< 16 | Self.quantiseLinear(coverage) &<< 24
+                    blocks[h] = Self.straightAlpha(red: red[h], green: green[h], blue: blue[h], coverage: coverage,
+                                                   encodesSRGB: false)
                 }
                 let source = UnsafeRawPointer(blocks)
                 for row in 0..<16 {
@@ -107,11 +116,8 @@ extension TileCompositor {
                         }
                     }
                 } else {
-                    // Straight alpha: the accumulated colour is premultiplied by 1 − T.
-                    let inv = V(repeating: 0).replacing(with: 1 / coverage, where: coverage .> 0)
-                    // Coverage is not a colour: never transfer-encoded.
-                    let pixels = Self.quantise(red[h] * inv, encodesSRGB) | Self.quantise(green[h] * inv, encodesSRGB) &<< 8
-                        | Self.quantise(blue[h] * inv, encodesSRGB) &<< 16 | Self.quantiseLinear(coverage) &<< 24
+                    let pixels = Self.straightAlpha(red: red[h], green: green[h], blue: blue[h], coverage: coverage,
+                                                    encodesSRGB: encodesSRGB)
                     #if _endian(little)
                     // Bytes R, G, B, A in memory order.
                     if full {
