@@ -74,17 +74,34 @@ struct TileBinner {
             Parallel.forEach(iterations: blocks, threads: threads) { b in
                 forEachPair(ofBlock: b) { _, counter in counter.pointee += 1 }
             }
-            let start = AlignedBuffer<Int>(count: tiles + 1)
+            // Each tile's start, then each block's write position inside the tile's range. Both
+            // passes walk the counters block after block along the row of tiles, in memory order:
+            // walking each tile down its column of blocks read a new cache line every step and
+            // took 0.55-0.6 ms of biker 1024²'s bin + sort; this takes 0.04-0.06 ms (one thread,
+            // which beat splitting it: 0.09-0.11 ms on two).
+            let start = AlignedBuffer<Int>(count: tiles + 1, zeroed: true)
+            for b in 0..<blocks {
+                let row = counters.base + b &* tiles
+                for t in 0..<tiles { start[t] &+= row[t] }
+            }
             var total = 0
             for t in 0..<tiles {
+                let count = start[t]
                 start[t] = total
-                for b in 0..<blocks {
-                    let c = counters[b * tiles + t]
-                    counters[b * tiles + t] = total
-                    total += c
-                }
+                total &+= count
             }
             start[tiles] = total
+            // Each tile's next write position, from its start, block after block.
+            let next = AlignedBuffer<Int>(count: tiles)
+            next.base.update(from: start.base, count: tiles)
+            for b in 0..<blocks {
+                let row = counters.base + b &* tiles
+                for t in 0..<tiles {
+                    let count = row[t]
+                    row[t] = next[t]
+                    next[t] &+= count
+                }
+            }
             FrameScratch.ensure(&scratch.entries, total)
             let entries = scratch.entries
             // The counters now hold each block's write position inside each tile's range.
