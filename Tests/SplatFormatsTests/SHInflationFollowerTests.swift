@@ -90,6 +90,48 @@ import TestSupport
         #expect(Self.floats(region, count: count) == Self.expected(codes))
     }
 
+    /// With the small streams' packed bytes just below the codes, the follower converts up to
+    /// them and no further until they are dequantized, then goes on; the bytes stay untouched
+    /// until then and every float comes out right.
+    @Test func theFollowerStopsBelowReservedBytesUntilTheyAreFree() throws {
+        let count = 3 << 20
+        let reserved = 5 << 20
+        let codes = Self.codes(count, seed: 17)
+        let region = Self.region(codes, converted: 0)
+        defer { region.deallocate() }
+        nonisolated(unsafe) let packed = region + 3 * count - reserved
+        packed.initializeMemory(as: UInt8.self, repeating: 0xAB, count: reserved)
+        let follower = SHInflationFollower(region: region, count: count, reservedBelowCodes: reserved)
+        let ceiling = (3 * count - reserved) / 4
+        #expect(ceiling < follower.convertibleWhileInflating)
+        var untouchedBefore = false, convertedBefore = 0, convertedAfter = 0
+        let worker = Thread { follower.follow(cancellation: nil) }
+        try follower.inflate { progress in
+            progress(count)
+            worker.start()
+            // The follower works in steps of `step` codes; wait until it has come within one of the ceiling.
+            var deadline = Date().addingTimeInterval(20)
+            while follower.converted < ceiling - SHInflationFollower.step, Date() < deadline { usleep(500) }
+            usleep(20_000)
+            convertedBefore = follower.converted
+            untouchedBefore = UnsafeRawBufferPointer(start: packed, count: reserved).allSatisfy { $0 == 0xAB }
+            follower.geometryDequantized()
+            deadline = Date().addingTimeInterval(20)
+            while follower.converted <= ceiling, Date() < deadline { usleep(500) }
+            convertedAfter = follower.converted
+            // Leaving the closure ends the stream; the follower then returns.
+        }
+        #expect(convertedBefore >= ceiling - SHInflationFollower.step && convertedBefore <= ceiling)
+        #expect(untouchedBefore, "the follower wrote into the reserved bytes before they were free")
+        #expect(convertedAfter > ceiling && convertedAfter <= follower.convertibleWhileInflating)
+        // The stream has ended: the follower returns after at most the run it is in.
+        let stopped = Date().addingTimeInterval(20)
+        while !worker.isFinished, Date() < stopped { usleep(1_000) }
+        try #require(worker.isFinished)
+        SPZDequantizer.shInPlace(region, count: count, converted: follower.converted)
+        #expect(Self.floats(region, count: count) == Self.expected(codes))
+    }
+
     final class Flag: Sendable {
         let value = Atomic<Bool>(false)
     }

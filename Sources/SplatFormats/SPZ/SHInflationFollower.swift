@@ -33,13 +33,26 @@ final class SHInflationFollower: @unchecked Sendable {
     private let phase = Atomic<Int>(0)
     /// Codes the follower has converted, all from index 0 on (updated as it goes).
     private let done = Atomic<Int>(0)
+    /// Codes the follower may convert now: below `convertibleWhileInflating` while the small
+    /// streams' packed bytes still lie in the floats just under the codes (`reservedBelowCodes`),
+    /// raised to it by `geometryDequantized()`.
+    private let ceiling: Atomic<Int>
     /// Smallest run worth converting at once while the stream is still ahead.
     static let step = 1 << 18
 
-    init(region: UnsafeMutableRawPointer, count: Int) {
+    /// `reservedBelowCodes`: bytes just below the codes that hold other packed data until
+    /// `geometryDequantized()` (at most 3·count).
+    init(region: UnsafeMutableRawPointer, count: Int, reservedBelowCodes: Int = 0) {
         self.region = region
         self.count = count
         convertibleWhileInflating = 3 * count / 4
+        // Code j becomes the bytes [4j, 4j + 4): below 3·count − reserved for j < (3·count − reserved) / 4.
+        ceiling = Atomic(min(convertibleWhileInflating, (3 * count - reservedBelowCodes) / 4))
+    }
+
+    /// The bytes reserved below the codes are free: the follower may convert up to ¾·count.
+    func geometryDequantized() {
+        ceiling.store(convertibleWhileInflating, ordering: .releasing)
     }
 
     /// Where the stream inflates to.
@@ -60,7 +73,7 @@ final class SHInflationFollower: @unchecked Sendable {
         var done = self.done.load(ordering: .relaxed)
         while done < convertibleWhileInflating {
             let running = phase.load(ordering: .acquiring) == 1
-            let ready = min(inflated.load(ordering: .acquiring), convertibleWhileInflating)
+            let ready = min(inflated.load(ordering: .acquiring), ceiling.load(ordering: .acquiring))
             // Once the stream has ended, what is left goes to every core (`shInPlace`).
             if !running || cancellation?.isCancelled == true { break }
             if ready - done >= Self.step {

@@ -26,9 +26,26 @@ extension SPZDecoder {
             UnsafeMutableRawBufferPointer(start: codes.map { UnsafeMutableRawPointer($0.codes) } ?? shBuffer?.base ?? shRegion + 3 * s.uncompressedSize,
                                           count: s.uncompressedSize)
         }
-        // Converted in place, the codes are turned into floats as they inflate, by a worker the
-        // small streams have left idle.
-        let follower = shStream.flatMap { s in shInPlace ? SHInflationFollower(region: shRegion, count: s.uncompressedSize) : nil }
+        // Converted in place, the small streams inflate into the SH floats just below the packed
+        // codes (free until the conversion reaches them) instead of fresh pages of their own:
+        // fresh pages cost the kernel's zeroing, which was 55 % of the stress decode's CPU time
+        // (perf: clear_page_erms), and 70 MB of them were these streams'. Each lands at a 64-byte
+        // boundary; the follower stays below them until they are dequantized.
+        let inRegion: [Int: Int] = {
+            guard shInPlace, let shStream else { return [:] }
+            var offsets: [Int: Int] = [:], total = 0
+            for (index, s) in streams.enumerated() where s.attribute != .sh {
+                offsets[index] = total
+                total += (s.uncompressedSize + 63) & ~63
+            }
+            let floor = (3 * shStream.uncompressedSize - total) & ~63
+            guard floor >= 0 else { return [:] }
+            return offsets.mapValues { floor + $0 }
+        }()
+        let reserved = inRegion.values.min().map { 3 * (shStream?.uncompressedSize ?? 0) - $0 } ?? 0
+        let follower = shStream.flatMap { s in
+            shInPlace ? SHInflationFollower(region: shRegion, count: s.uncompressedSize, reservedBelowCodes: reserved) : nil
+        }
         let followerTasks = follower == nil ? 0 : 1
         // Largest stream first: workers take tasks in order, so the long SH stream starts at once.
         let order = streams.indices.sorted { streams[$0].uncompressedSize > streams[$1].uncompressedSize }
@@ -42,7 +59,7 @@ extension SPZDecoder {
         // one during dequantization — the part the packed bytes do not occupy, so the resident
         // total never passes the final scene plus the file.
         let prefault = codes != nil ? [] : shStream.map { prefaultPieces(shRegion, decodedBytes: 4 * scene.sh.count,
-                                                                         packedBytes: $0.uncompressedSize) } ?? []
+                                                                         packedBytes: $0.uncompressedSize + reserved) } ?? []
         let cancellation = CancellationToken.current
         // Whoever finishes the last geometry stream tells the caller; the SH stream, largest and
         // taken first, is then usually still inflating on another core.
@@ -71,12 +88,16 @@ extension SPZDecoder {
                     try ZstdCodec.decompress(source, into: shTarget, stream: "sh", file: file, limits: limits,
                                               cancellation: cancellation)
                 } else {
-                    let packed = try PageBuffer(capacity: stream.uncompressedSize, file: file)
-                    let exact = UnsafeMutableRawBufferPointer(start: packed.base, count: stream.uncompressedSize)
+                    let packed = try inRegion[index] == nil ? PageBuffer(capacity: stream.uncompressedSize, file: file) : nil
+                    let exact = UnsafeMutableRawBufferPointer(start: packed?.base ?? shRegion + inRegion[index]!,
+                                                              count: stream.uncompressedSize)
                     try ZstdCodec.decompress(source, into: exact, stream: stream.attribute.name, file: file, limits: limits,
                                               cancellation: cancellation)
                     dequantize(stream.attribute, UnsafeRawBufferPointer(exact), range: 0..<header.count, header: header, scene: scene)
-                    if geometryDone.add(1, ordering: .acquiringAndReleasing).newValue == geometryStreams { geometryReady?(scene) }
+                    if geometryDone.add(1, ordering: .acquiringAndReleasing).newValue == geometryStreams {
+                        follower?.geometryDequantized()
+                        geometryReady?(scene)
+                    }
                 }
             } catch {
                 failures[index] = error
