@@ -30,6 +30,29 @@ import TestSupport
         return out
     }
 
+    /// The same through `decompress(from:)`: the frames in a file between other bytes, read in
+    /// slices.
+    static func inflateFromFile(_ frames: [UInt8], size: Int, token: CancellationToken?) throws -> [UInt8] {
+        let folder = try Fixtures.temporaryDirectory("zstd-file")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("frames.bin").path
+        let before = [UInt8](repeating: 0x5A, count: 17)
+        try Data(before + frames + [1, 2, 3, 4, 5]).write(to: URL(fileURLWithPath: path))
+        let file = try RegularFile(path: path, maxBytes: 1 << 30)
+        var out = [UInt8](repeating: 0xAA, count: size)
+        var failure: SplatError?
+        out.withUnsafeMutableBytes { dst in
+            do throws(SplatError) {
+                try ZstdCodec.decompress(from: file, offset: before.count, count: frames.count, into: dst, stream: "test",
+                                         cancellation: token)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        return out
+    }
+
     @Test(arguments: ["one frame", "two frames, the second without a content size"])
     func piecesGiveTheOneShotBytes(_ layout: String) throws {
         let half = Self.data.count / 2
@@ -38,6 +61,7 @@ import TestSupport
         #expect(frames.count > 2 * ZstdCodec.pieceBytes, "\(frames.count) bytes: the stream must take several pieces")
         #expect(try Self.inflate(frames, size: Self.data.count, token: nil) == Self.data)
         #expect(try Self.inflate(frames, size: Self.data.count, token: CancellationToken()) == Self.data)
+        #expect(try Self.inflateFromFile(frames, size: Self.data.count, token: nil) == Self.data)
     }
 
     @Test func anExpiredDeadlineStopsTheStream() throws {
@@ -46,6 +70,10 @@ import TestSupport
             try Self.inflate(frames, size: Self.data.count, token: CancellationToken(seconds: 0))
         }
         #expect(error?.kind == .timeout)
+        let fromFile = #expect(throws: SplatError.self) {
+            try Self.inflateFromFile(frames, size: Self.data.count, token: CancellationToken(seconds: 0))
+        }
+        #expect(fromFile?.kind == .timeout)
         let cancelled = CancellationToken()
         cancelled.cancel()
         #expect(throws: SplatError.self) { try Self.inflate(frames, size: Self.data.count, token: cancelled) }
@@ -69,6 +97,8 @@ import TestSupport
                 }
                 #expect(error?.kind == .corrupt, "\(name), token \(token != nil): \(String(describing: error))")
             }
+            let error = #expect(throws: SplatError.self, "\(name), from a file") { try Self.inflateFromFile(frames, size: size, token: nil) }
+            #expect(error?.kind == .corrupt, "\(name), from a file: \(String(describing: error))")
         }
     }
 

@@ -120,6 +120,63 @@ enum ZstdCodec {
         }
     }
 
+    /// `decompress` for a stream that is still in its file: bytes [offset, offset + count) of
+    /// `file` are read in `pieceBytes` slices into one small buffer as zstd takes them, so the
+    /// file is never held whole (and never copied into fresh memory of its size). The first
+    /// frame's declared size is checked before inflating; the rest, as in memory, by the exact
+    /// output buffer: zstd cannot write past it, and it must come out full. A file that shrinks
+    /// meanwhile is `truncated`.
+    static func decompress(from file: RegularFile, offset: Int, count: Int, into dst: UnsafeMutableRawBufferPointer,
+                           stream: String, cancellation: CancellationToken?, progress: ((Int) -> Void)? = nil) throws(SplatError) {
+        let name = file.path
+        guard count > 0 else { throw SplatError(.corrupt, "stream \(stream) is empty", file: name, field: stream) }
+        let piece = UnsafeMutableRawPointer.allocate(byteCount: min(count, pieceBytes), alignment: 64)
+        defer { piece.deallocate() }
+        var read = 0
+        func next() throws(SplatError) -> ZSTD_inBuffer {
+            let n = min(pieceBytes, count - read)
+            try file.read(into: piece, count: n, at: offset + read)
+            read += n
+            return ZSTD_inBuffer(src: piece, size: n, pos: 0)
+        }
+        var input = try next()
+        let declared = ZSTD_getFrameContentSize(piece, input.size)
+        if declared == ZSTD_CONTENTSIZE_ERROR {
+            throw SplatError(.corrupt, "zstd error in stream \(stream): bad frame header", file: name, field: stream)
+        }
+        if declared != ZSTD_CONTENTSIZE_UNKNOWN, declared > UInt64(dst.count) {
+            throw SplatError(.corrupt, "stream \(stream): zstd frames declare \(declared) bytes, expected \(dst.count)",
+                             file: name, field: stream)
+        }
+        guard let dctx = ZSTD_createDCtx() else {
+            throw SplatError(.corrupt, "cannot create a zstd context", file: name, field: stream)
+        }
+        defer { ZSTD_freeDCtx(dctx) }
+        // A stable output buffer: zstd matches against `dst` and keeps no window of its own.
+        _ = ZSTD_DCtx_setParameter(dctx, ZSTD_d_experimentalParam2, 1)
+        _ = ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, Self.largestWindowLog)
+        var output = ZSTD_outBuffer(dst: dst.baseAddress, size: dst.count, pos: 0)
+        var frameOpen = true
+        while read < count || input.pos < input.size || frameOpen {
+            if input.pos == input.size, read < count { input = try next() }
+            let before = (input.pos, output.pos)
+            let hint = ZSTD_decompressStream(dctx, &output, &input)
+            if ZSTD_isError(hint) != 0 {
+                throw SplatError(.corrupt, "zstd error in stream \(stream): \(errorName(hint))", file: name, field: stream)
+            }
+            frameOpen = hint != 0
+            if (input.pos, output.pos) == before {
+                throw SplatError(.corrupt, read == count && input.pos == input.size ? "stream \(stream) ends inside a zstd frame"
+                                     : "stream \(stream) inflates to more than \(dst.count) bytes", file: name, field: stream)
+            }
+            progress?(output.pos)
+            try cancellation?.check("while inflating zstd stream \(stream)")
+        }
+        guard output.pos == dst.count else {
+            throw SplatError(.corrupt, "stream \(stream) inflated to \(output.pos) bytes, expected \(dst.count)", file: name, field: stream)
+        }
+    }
+
     /// Compresses `src` as one zstd frame with its content size recorded; nil if libzstd fails
     /// (out of memory).
     static func compress(_ src: UnsafeRawBufferPointer, level: Int32) -> [UInt8]? {

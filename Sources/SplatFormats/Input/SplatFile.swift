@@ -62,6 +62,13 @@ public enum SplatFile {
             let streamed = try underCancellation { () throws(SplatError) in try PLYDecoder.decode(file, limits: limits) }
             if let streamed { return try finish(adding: detected.warnings, to: streamed, limits: limits, name: path) }
         }
+        if detected.format == .spz {
+            // SPZ v4 streams are read in slices as they inflate, never held whole.
+            let streamed = try underCancellation { () throws(SplatError) in
+                try SPZDecoder.decode(file: file, limits: limits, sh: sh, geometryReady: geometryReady)
+            }
+            if let streamed { return try finish(adding: detected.warnings, to: streamed, limits: limits, name: path) }
+        }
         let input = InputBytes(owning: try file.readAll(), name: path)
         return try decode(input, detected: detected, limits: limits, folder: folder(of: path), gltf: gltf, sh: sh,
                           geometryReady: geometryReady)

@@ -3,7 +3,7 @@ import Synchronization
 
 // The v4 container: one zstd stream per attribute, inflated concurrently.
 extension SPZDecoder {
-    static func decodeStreams(_ bytes: UnsafeRawBufferPointer, header: SPZHeader, keptDegree: Int, storage: SHStorage,
+    static func decodeStreams(_ source: SPZStreamSource, header: SPZHeader, keptDegree: Int, storage: SHStorage,
                               file: String?, limits: DecodeLimits,
                               geometryReady: ((SplatScene) -> Void)?) throws(SplatError) -> SplatScene {
         let (scene, codes) = makeScene(header, keptDegree: keptDegree, storage: storage)
@@ -77,22 +77,19 @@ extension SPZDecoder {
             }
             let index = order[task]
             let stream = streams[index]
-            let source = UnsafeRawBufferPointer(rebasing: bytes[stream.compressedOffset..<stream.compressedOffset + stream.compressedSize])
             do throws(SplatError) {
                 if stream.attribute == .sh, let follower {
                     try follower.inflate { (progress) throws(SplatError) in
-                        try ZstdCodec.decompress(source, into: follower.target, stream: "sh", file: file, limits: limits,
-                                                  cancellation: cancellation, progress: progress)
+                        try source.inflate(stream, into: follower.target, file: file, limits: limits,
+                                           cancellation: cancellation, progress: progress)
                     }
                 } else if stream.attribute == .sh, let shTarget {
-                    try ZstdCodec.decompress(source, into: shTarget, stream: "sh", file: file, limits: limits,
-                                              cancellation: cancellation)
+                    try source.inflate(stream, into: shTarget, file: file, limits: limits, cancellation: cancellation)
                 } else {
                     let packed = try inRegion[index] == nil ? PageBuffer(capacity: stream.uncompressedSize, file: file) : nil
                     let exact = UnsafeMutableRawBufferPointer(start: packed?.base ?? shRegion + inRegion[index]!,
                                                               count: stream.uncompressedSize)
-                    try ZstdCodec.decompress(source, into: exact, stream: stream.attribute.name, file: file, limits: limits,
-                                              cancellation: cancellation)
+                    try source.inflate(stream, into: exact, file: file, limits: limits, cancellation: cancellation)
                     dequantize(stream.attribute, UnsafeRawBufferPointer(exact), range: 0..<header.count, header: header, scene: scene)
                     if geometryDone.add(1, ordering: .acquiringAndReleasing).newValue == geometryStreams {
                         follower?.geometryDequantized()
@@ -122,5 +119,26 @@ extension SPZDecoder {
         }
         try cancellation?.check("while dequantizing SH")
         return scene
+    }
+}
+
+/// Where a v4 file's compressed streams are read from: the file's bytes in memory, or the file
+/// itself, a slice at a time (`SPZDecoder.decode(file:)`).
+enum SPZStreamSource {
+    case memory(UnsafeRawBufferPointer)
+    case file(RegularFile)
+
+    /// Inflates `stream` into `dst`, which it must fill exactly (`ZstdCodec.decompress`).
+    func inflate(_ stream: SPZHeader.Stream, into dst: UnsafeMutableRawBufferPointer, file: String?, limits: DecodeLimits,
+                 cancellation: CancellationToken?, progress: ((Int) -> Void)? = nil) throws(SplatError) {
+        switch self {
+        case .memory(let bytes):
+            let source = UnsafeRawBufferPointer(rebasing: bytes[stream.compressedOffset..<stream.compressedOffset + stream.compressedSize])
+            try ZstdCodec.decompress(source, into: dst, stream: stream.attribute.name, file: file, limits: limits,
+                                     cancellation: cancellation, progress: progress)
+        case .file(let regular):
+            try ZstdCodec.decompress(from: regular, offset: stream.compressedOffset, count: stream.compressedSize, into: dst,
+                                     stream: stream.attribute.name, cancellation: cancellation, progress: progress)
+        }
     }
 }

@@ -44,7 +44,37 @@ public enum SPZDecoder {
     public static func decode(_ bytes: UnsafeRawBufferPointer, file: String?, limits: DecodeLimits,
                               sh storage: SHStorage = .float32,
                               geometryReady: ((SplatScene) -> Void)? = nil) throws(SplatError) -> DecodedScene {
-        var header = try parseHeader(bytes, file: file)
+        try decode(header: try parseHeader(bytes, file: file), source: .memory(bytes), file: file, limits: limits,
+                   sh: storage, geometryReady: geometryReady)
+    }
+
+    /// Decodes an NGSP (v4) file without holding it whole: the header and TOC from its first
+    /// bytes, then every stream read in small slices while it inflates. That spares a buffer the
+    /// file's size, which is fresh memory the kernel zeroes before the copy (the stress scene's
+    /// 84 MB), and the copy itself. Nil when `file` is not an NGSP container: legacy files are
+    /// one gzip member, read whole. The result equals `decode` of the file's bytes.
+    public static func decode(file: RegularFile, limits: DecodeLimits, sh storage: SHStorage = .float32,
+                              geometryReady: ((SplatScene) -> Void)? = nil) throws(SplatError) -> DecodedScene? {
+        let head = try file.readPrefix(SPZHeader.v4HeaderSize)
+        let fields = head.withBytes { bytes -> (magic: Bool, tocEnd: Int?) in
+            guard bytes.count >= 4, bytes.loadUnaligned(as: UInt32.self).littleEndian == SPZHeader.magic else { return (false, nil) }
+            guard bytes.count >= SPZHeader.v4HeaderSize else { return (true, nil) }
+            let toc = Int(bytes.loadUnaligned(fromByteOffset: 16, as: UInt32.self).littleEndian)
+            return (true, toc + 16 * Int(bytes[15]))
+        }
+        guard fields.magic else { return nil }
+        // Through the TOC when the file holds it; otherwise the first bytes, which `parseV4`
+        // refuses with the same error as the whole file.
+        var prefix = head
+        if let tocEnd = fields.tocEnd, tocEnd <= file.size, tocEnd > head.count { prefix = try file.readPrefix(tocEnd) }
+        let header = try prefix.withBytes { (bytes) throws(SplatError) in try SPZHeader.parseV4(bytes, file: file.path, fileSize: file.size) }
+        return try decode(header: header, source: .file(file), file: file.path, limits: limits, sh: storage,
+                          geometryReady: geometryReady)
+    }
+
+    private static func decode(header parsed: SPZHeader, source: SPZStreamSource, file: String?, limits: DecodeLimits,
+                               sh storage: SHStorage, geometryReady: ((SplatScene) -> Void)?) throws(SplatError) -> DecodedScene {
+        var header = parsed
         let keptDegree = try limits.checkScene(count: header.count, fileDegree: header.shDegree, file: file)
         guard let blocks = header.blocksSize(), let payload = CheckedSize.add(blocks, SPZHeader.legacyHeaderSize) else {
             throw SplatError(.tooLarge, "\(header.count) splats overflow a 64-bit size", file: file, field: "numPoints")
@@ -54,9 +84,10 @@ public enum SPZDecoder {
         let scene: SplatScene
         switch header.container {
         case .ngspZstd:
-            scene = try decodeStreams(bytes, header: header, keptDegree: keptDegree, storage: storage, file: file, limits: limits,
+            scene = try decodeStreams(source, header: header, keptDegree: keptDegree, storage: storage, file: file, limits: limits,
                                       geometryReady: header.usesHalfPositions ? nil : geometryReady)
         case .gzip:
+            guard case .memory(let bytes) = source else { preconditionFailure("legacy SPZ is decoded from memory") }
             scene = try decodeLegacy(bytes, header: &header, payloadSize: payload, keptDegree: keptDegree, storage: storage,
                                      file: file, limits: limits)
         }

@@ -242,6 +242,12 @@ struct SPZHeader: Sendable {
                                  declaredFrame: extensions.declaredFrame, conventionalFrame: .rub,
                                  cameraHints: extensions.cameraHints, warnings: warnings, details: details)
         header.decodeScratchBytes = decodeScratchBytes
+        // A v4 file is read in slices (`SPZDecoder.decode(file:)`): its bytes through the TOC,
+        // then one slice per stream inflating at once.
+        if let tocByteOffset {
+            header.fileSliceBytes = CheckedSize.add(tocByteOffset + 16 * streams.count,
+                                                    CheckedSize.mul(streams.count, ZstdCodec.pieceBytes) ?? Int.max)
+        }
         return header
     }
 

@@ -219,6 +219,44 @@ import TestSupport
         #expect(Double(peak) <= 1.2 * Double(alone.peak), "batch \(peak), one alone \(alone.peak)")
     }
 
+    /// An SPZ v4 file is read in slices too (`SPZDecoder.decode(file:)`): its estimate counts the
+    /// bytes through its TOC and a slice per stream, not the file, and its peak stays within it;
+    /// a legacy (gzip) SPZ of the same scene is read whole and counts in full.
+    @Test func spzV4CountsOnlyItsSlices() throws {
+        let dir = try Hardening.folder("memory-spz-slices")
+        let idle = try Self.idle(in: dir)
+        let count = 300_000
+        let scene = SplatScene(count: count, shDegree: 3)
+        var random = SplitMix64(seed: 5)
+        for i in 0..<count {
+            scene.x[i] = Float.random(in: -1...1, using: &random)
+            scene.y[i] = Float.random(in: -1...1, using: &random)
+            scene.z[i] = Float.random(in: -1...1, using: &random)
+            (scene.logScaleX[i], scene.logScaleY[i], scene.logScaleZ[i]) = (-4, -4, -4)
+            (scene.rotW[i], scene.rotX[i], scene.rotY[i], scene.rotZ[i]) = (1, 0, 0, 0)
+            scene.alpha[i] = 0.8
+            (scene.dcR[i], scene.dcG[i], scene.dcB[i]) = (0.2, 0.1, -0.1)
+        }
+        // Random SH codes: the file is mostly its SH stream, far larger than the slices.
+        for j in 0..<scene.sh.count { scene.sh[j] = Float.random(in: -0.9...0.9, using: &random) }
+        for version in [4, 3] {
+            let path = dir.appendingPathComponent("random.v\(version).spz")
+            let bytes = try SPZEncoder.encode(scene, options: SPZEncoder.Options(version: version, compressionLevel: 1))
+            try Data(bytes).write(to: path)
+            let m = try Self.measure(path.path, in: dir)
+            #expect(m.status == "ok", "v\(version): \(m.status)")
+            let input = try #require(m.terms["input_bytes"], "v\(version)")
+            if version == 4 {
+                // The TOC ends within the first kilobyte; six streams, a 1 MiB slice each.
+                #expect(input > 6 << 20 && input <= (6 << 20) + 1024 && input < bytes.count,
+                        "v4: input_bytes \(input) of a \(bytes.count)-byte file")
+            } else {
+                #expect(input == bytes.count, "v3: input_bytes \(input) of a \(bytes.count)-byte file")
+            }
+            Self.check(m, idle: idle)
+        }
+    }
+
     /// A binary PLY file is read in slices, never held whole, so its estimate counts only the
     /// slices (`SceneHeader.fileSliceBytes`), and its peak still stays within the estimate; an
     /// ASCII PLY is read whole, so its input counts in full.
