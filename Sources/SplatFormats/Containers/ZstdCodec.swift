@@ -79,44 +79,13 @@ enum ZstdCodec {
             }
             return
         }
-        try decompressInPieces(src, into: dst, dctx: dctx, stream: stream, file: file, cancellation: cancellation,
-                               progress: progress)
-    }
-
-    /// The streaming form of `decompress`, the output buffer stable across calls
-    /// (`ZSTD_d_stableOutBuffer`, which zstd.h lists as `ZSTD_d_experimentalParam2`): zstd then
-    /// matches against `dst` itself and allocates no window, so the window limit that guards its
-    /// own buffer is lifted to what the one-shot call accepts.
-    private static func decompressInPieces(_ src: UnsafeRawBufferPointer, into dst: UnsafeMutableRawBufferPointer,
-                                           dctx: OpaquePointer, stream: String, file: String?,
-                                           cancellation: CancellationToken?, progress: ((Int) -> Void)?) throws(SplatError) {
-        _ = ZSTD_DCtx_setParameter(dctx, ZSTD_d_experimentalParam2, 1)
-        _ = ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, Self.largestWindowLog)
-        var output = ZSTD_outBuffer(dst: dst.baseAddress, size: dst.count, pos: 0)
         var consumed = 0
-        var frameOpen = true
-        // Until every byte is taken and the last frame is flushed (zstd's hint is then 0).
-        while consumed < src.count || frameOpen {
-            var input = ZSTD_inBuffer(src: src.baseAddress, size: min(src.count, consumed + pieceBytes), pos: consumed)
-            let before = (input.pos, output.pos)
-            let hint = ZSTD_decompressStream(dctx, &output, &input)
-            if ZSTD_isError(hint) != 0 {
-                throw SplatError(.corrupt, "zstd error in stream \(stream): \(errorName(hint))", file: file, field: stream)
-            }
-            consumed = input.pos
-            frameOpen = hint != 0
-            // No byte taken and none made: the input ended inside a frame, or the output is full
-            // while input remains.
-            if (input.pos, output.pos) == before {
-                throw SplatError(.corrupt, consumed == src.count ? "stream \(stream) ends inside a zstd frame"
-                                     : "stream \(stream) inflates to more than \(dst.count) bytes", file: file, field: stream)
-            }
-            // With a stable output buffer, zstd has written everything below `pos` for good.
-            progress?(output.pos)
-            try cancellation?.check("while inflating zstd stream \(stream)")
-        }
-        guard output.pos == dst.count else {
-            throw SplatError(.corrupt, "stream \(stream) inflated to \(output.pos) bytes, expected \(dst.count)", file: file, field: stream)
+        try inflateInPieces(into: dst, dctx: dctx, stream: stream, file: file, cancellation: cancellation,
+                            progress: progress) { () -> ZSTD_inBuffer? in
+            guard consumed < src.count else { return nil }
+            let piece = ZSTD_inBuffer(src: src.baseAddress! + consumed, size: min(pieceBytes, src.count - consumed), pos: 0)
+            consumed += piece.size
+            return piece
         }
     }
 
@@ -130,17 +99,18 @@ enum ZstdCodec {
                            stream: String, cancellation: CancellationToken?, progress: ((Int) -> Void)? = nil) throws(SplatError) {
         let name = file.path
         guard count > 0 else { throw SplatError(.corrupt, "stream \(stream) is empty", file: name, field: stream) }
-        let piece = UnsafeMutableRawPointer.allocate(byteCount: min(count, pieceBytes), alignment: 64)
-        defer { piece.deallocate() }
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: min(count, pieceBytes), alignment: 64)
+        defer { buffer.deallocate() }
         var read = 0
-        func next() throws(SplatError) -> ZSTD_inBuffer {
+        func next() throws(SplatError) -> ZSTD_inBuffer? {
+            guard read < count else { return nil }
             let n = min(pieceBytes, count - read)
-            try file.read(into: piece, count: n, at: offset + read)
+            try file.read(into: buffer, count: n, at: offset + read)
             read += n
-            return ZSTD_inBuffer(src: piece, size: n, pos: 0)
+            return ZSTD_inBuffer(src: buffer, size: n, pos: 0)
         }
-        var input = try next()
-        let declared = ZSTD_getFrameContentSize(piece, input.size)
+        let first = try next()!
+        let declared = ZSTD_getFrameContentSize(buffer, first.size)
         if declared == ZSTD_CONTENTSIZE_ERROR {
             throw SplatError(.corrupt, "zstd error in stream \(stream): bad frame header", file: name, field: stream)
         }
@@ -152,28 +122,54 @@ enum ZstdCodec {
             throw SplatError(.corrupt, "cannot create a zstd context", file: name, field: stream)
         }
         defer { ZSTD_freeDCtx(dctx) }
-        // A stable output buffer: zstd matches against `dst` and keeps no window of its own.
+        var pending: ZSTD_inBuffer? = first
+        try inflateInPieces(into: dst, dctx: dctx, stream: stream, file: name, cancellation: cancellation,
+                            progress: progress) { () throws(SplatError) -> ZSTD_inBuffer? in
+            if let piece = pending {
+                pending = nil
+                return piece
+            }
+            return try next()
+        }
+    }
+
+    /// The streaming form of `decompress`, fed piece by piece by `nextPiece` (nil: the input has
+    /// ended), with the output buffer stable across calls (`ZSTD_d_stableOutBuffer`, which zstd.h
+    /// lists as `ZSTD_d_experimentalParam2`): zstd then matches against `dst` itself and allocates
+    /// no window, so the window limit that guards its own buffer is lifted to what the one-shot
+    /// call accepts. After each piece's call: `progress`, then the token.
+    private static func inflateInPieces(into dst: UnsafeMutableRawBufferPointer, dctx: OpaquePointer, stream: String,
+                                        file: String?, cancellation: CancellationToken?, progress: ((Int) -> Void)?,
+                                        nextPiece: () throws(SplatError) -> ZSTD_inBuffer?) throws(SplatError) {
         _ = ZSTD_DCtx_setParameter(dctx, ZSTD_d_experimentalParam2, 1)
         _ = ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, Self.largestWindowLog)
         var output = ZSTD_outBuffer(dst: dst.baseAddress, size: dst.count, pos: 0)
-        var frameOpen = true
-        while read < count || input.pos < input.size || frameOpen {
-            if input.pos == input.size, read < count { input = try next() }
+        var input = try nextPiece() ?? ZSTD_inBuffer(src: nil, size: 0, pos: 0)
+        var ended = false
+        // Until every piece is taken and the last frame is flushed (zstd's hint is then 0).
+        while true {
             let before = (input.pos, output.pos)
             let hint = ZSTD_decompressStream(dctx, &output, &input)
             if ZSTD_isError(hint) != 0 {
-                throw SplatError(.corrupt, "zstd error in stream \(stream): \(errorName(hint))", file: name, field: stream)
+                throw SplatError(.corrupt, "zstd error in stream \(stream): \(errorName(hint))", file: file, field: stream)
             }
-            frameOpen = hint != 0
-            if (input.pos, output.pos) == before {
-                throw SplatError(.corrupt, read == count && input.pos == input.size ? "stream \(stream) ends inside a zstd frame"
-                                     : "stream \(stream) inflates to more than \(dst.count) bytes", file: name, field: stream)
+            let moved = (input.pos, output.pos) != before
+            if input.pos == input.size, !ended {
+                if let piece = try nextPiece() { input = piece } else { ended = true }
             }
+            // No byte taken and none made: the input ended inside a frame, or the output is full
+            // while input remains.
+            if !moved {
+                throw SplatError(.corrupt, ended ? "stream \(stream) ends inside a zstd frame"
+                                     : "stream \(stream) inflates to more than \(dst.count) bytes", file: file, field: stream)
+            }
+            // With a stable output buffer, zstd has written everything below `pos` for good.
             progress?(output.pos)
             try cancellation?.check("while inflating zstd stream \(stream)")
+            if hint == 0, ended, input.pos == input.size { break }
         }
         guard output.pos == dst.count else {
-            throw SplatError(.corrupt, "stream \(stream) inflated to \(output.pos) bytes, expected \(dst.count)", file: name, field: stream)
+            throw SplatError(.corrupt, "stream \(stream) inflated to \(output.pos) bytes, expected \(dst.count)", file: file, field: stream)
         }
     }
 
