@@ -274,3 +274,54 @@ import TestSupport
 }
 
 private func simd_distance(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double { ((a - b) * (a - b)).sum().squareRoot() }
+
+/// `AutoFramer.neededDistance` works four centres at a time; it must give what the plain loop
+/// over one centre at a time gives, to the bit, for every sample size (whole lanes and a tail).
+@Suite struct NeededDistanceTests {
+    /// The one-centre-at-a-time form the lanes replaced.
+    static func scalar(_ sample: FramingSample, padded: [Float], center: SIMD3<Double>,
+                       rows: (right: SIMD3<Double>, down: SIMD3<Double>, forward: SIMD3<Double>),
+                       tanX: Double, tanY: Double) -> (Float, [Float]) {
+        var needed = -Float.infinity, nearness = [Float](repeating: 0, count: sample.count)
+        for i in 0..<sample.count {
+            let p = sample.offset(i, from: center)
+            let pad = Double(padded[i])
+            let depth = (p * rows.forward).sum()
+            let sideways = abs((p * rows.right).sum()) + pad, vertical = abs((p * rows.down).sum()) + pad
+            needed = max(needed, Float(max(sideways / tanX, vertical / tanY) - depth))
+            nearness[i] = Float(-depth)
+        }
+        return (needed, nearness)
+    }
+
+    @Test(arguments: [1, 3, 4, 7, 64, 1001])
+    func lanesGiveTheScalarLoopsBits(_ count: Int) throws {
+        let scene = SplatScene(count: count, shDegree: 0)
+        var random = SplitMix64(seed: UInt64(count))
+        for i in 0..<count {
+            scene.x[i] = Float.random(in: -30...30, using: &random)
+            scene.y[i] = Float.random(in: -2...9, using: &random)
+            scene.z[i] = Float.random(in: -30...30, using: &random)
+            scene.alpha[i] = Float.random(in: 0.3...1, using: &random)
+            (scene.logScaleX[i], scene.logScaleY[i], scene.logScaleZ[i]) = (-2, -3, -4)
+            scene.rotW[i] = 1
+        }
+        let sample = FramingSample(scene, everySplat: true)
+        #expect(sample.count == count)
+        let padded = (0..<count).map { _ in Float.random(in: 0...0.5, using: &random) }
+        let center = SIMD3<Double>(0.3, 1.7, -0.2)
+        for azimuth in stride(from: 0.0, to: 360, by: 37) {
+            let framing = Framing(center: center, radius: 10, distance: 25, up: Camera.defaultUp)
+            let camera = framing.camera(azimuthDegrees: azimuth, elevationDegrees: 23, fovYDegrees: 50)
+            let rows = try #require(camera.rotationRows)
+            let (tanX, tanY) = (0.61, 0.43)
+            let expected = Self.scalar(sample, padded: padded, center: center, rows: rows, tanX: tanX, tanY: tanY)
+            var nearness = [Float](repeating: .nan, count: count)
+            let needed = nearness.withUnsafeMutableBufferPointer {
+                AutoFramer.neededDistance(sample, padded: padded, center: center, rows: rows, tanX: tanX, tanY: tanY, nearness: $0)
+            }
+            #expect(needed.bitPattern == expected.0.bitPattern, "azimuth \(azimuth)")
+            #expect(nearness.map(\.bitPattern) == expected.1.map(\.bitPattern), "azimuth \(azimuth)")
+        }
+    }
+}
