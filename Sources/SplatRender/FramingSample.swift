@@ -71,10 +71,9 @@ struct FramingSample {
         let xs = scene.columnBase(.x), ys = scene.columnBase(.y), zs = scene.columnBase(.z)
         let alpha = scene.columnBase(.alpha)
         let sx = scene.columnBase(.logScaleX), sy = scene.columnBase(.logScaleY), sz = scene.columnBase(.logScaleZ)
-        @inline(__always) func ruleWeight(_ i: Int, _ rule: Rule) -> Float {
-            // x − x is 0 exactly when x is finite.
-            guard xs[i] - xs[i] == 0, ys[i] - ys[i] == 0, zs[i] - zs[i] == 0 else { return 0 }
-            let a = alpha[i]
+        /// A splat's weight under `rule`, from whether its centre is finite and its opacity.
+        @inline(__always) func ruleWeight(finite: Bool, _ a: Float, _ rule: Rule) -> Float {
+            guard finite else { return 0 }
             switch rule {
             case .opaque: return a >= AutoFramer.minimumOpacity && a.isFinite ? a : 0
             case .anyOpacity: return a > 0 && a.isFinite ? a : 0
@@ -82,18 +81,39 @@ struct FramingSample {
             }
         }
         var counts = [Int](repeating: 0, count: counting.count)
-        for p in points {
-            let i = p * step
-            for (r, counted) in counting.enumerated() where ruleWeight(i, counted) > 0 { counts[r] += 1 }
-            let w = ruleWeight(i, rule)
-            guard w > 0 else { continue }
-            x.append(xs[i]); y.append(ys[i]); z.append(zs[i])
-            weight.append(w)
-            opacity.append(alpha[i].isFinite ? alpha[i] : 0)
-            index.append(i)
-            let s = exp(max(sx[i], sy[i], sz[i]))
-            sigma.append(s.isFinite ? s : 0)
+        // Kept points go to local buffers first and then onto the columns in one copy each:
+        // seven appends a point, each checking capacity and uniqueness, were most of the gather.
+        let capacity = points.count
+        let floats = UnsafeMutablePointer<Float>.allocate(capacity: 6 * max(1, capacity))
+        let indices = UnsafeMutablePointer<Int>.allocate(capacity: max(1, capacity))
+        defer { floats.deallocate(); indices.deallocate() }
+        let (kx, ky, kz) = (floats, floats + capacity, floats + 2 * capacity)
+        let (kw, ko, ks) = (floats + 3 * capacity, floats + 4 * capacity, floats + 5 * capacity)
+        var kept = 0
+        counts.withUnsafeMutableBufferPointer { counts in
+            for p in points {
+                let i = p * step
+                // x − x is 0 exactly when x is finite.
+                let finite = xs[i] - xs[i] == 0 && ys[i] - ys[i] == 0 && zs[i] - zs[i] == 0, a = alpha[i]
+                for r in counting.indices where ruleWeight(finite: finite, a, counting[r]) > 0 { counts[r] += 1 }
+                let w = ruleWeight(finite: finite, a, rule)
+                guard w > 0 else { continue }
+                kx[kept] = xs[i]; ky[kept] = ys[i]; kz[kept] = zs[i]
+                kw[kept] = w
+                ko[kept] = alpha[i].isFinite ? alpha[i] : 0
+                indices[kept] = i
+                let s = exp(max(sx[i], sy[i], sz[i]))
+                ks[kept] = s.isFinite ? s : 0
+                kept += 1
+            }
         }
+        x.append(contentsOf: UnsafeBufferPointer(start: kx, count: kept))
+        y.append(contentsOf: UnsafeBufferPointer(start: ky, count: kept))
+        z.append(contentsOf: UnsafeBufferPointer(start: kz, count: kept))
+        weight.append(contentsOf: UnsafeBufferPointer(start: kw, count: kept))
+        opacity.append(contentsOf: UnsafeBufferPointer(start: ko, count: kept))
+        index.append(contentsOf: UnsafeBufferPointer(start: indices, count: kept))
+        sigma.append(contentsOf: UnsafeBufferPointer(start: ks, count: kept))
         return counts
     }
 
