@@ -116,12 +116,9 @@ extension AutoFramer {
                             i += 4
                         }
                         while i < n {
-                            let p = sample.offset(i, from: center)
-                            let pad = Double(pads[i])
-                            let depth = (p * rows.forward).sum()
-                            let sideways = abs((p * rows.right).sum()) + pad, vertical = abs((p * rows.down).sum()) + pad
-                            needed = max(needed, Float(max(sideways / tanX, vertical / tanY) - depth))
-                            nearness[i] = Float(-depth)
+                            let one = centreDistance(sample, i, pad: pads[i], center: center, rows: rows, tanX: tanX, tanY: tanY)
+                            needed = max(needed, one.needed)
+                            nearness[i] = one.nearness
                             i += 1
                         }
                     }
@@ -130,5 +127,17 @@ extension AutoFramer {
         }
         for k in 0..<4 { needed = max(needed, lanes[k]) }
         return needed
+    }
+
+    /// `neededDistance` for the one centre `i`: the distance that fits it and its nearness. The
+    /// lanes' reference, and their tail.
+    static func centreDistance(_ sample: FramingSample, _ i: Int, pad padding: Float, center: SIMD3<Double>,
+                               rows: (right: SIMD3<Double>, down: SIMD3<Double>, forward: SIMD3<Double>),
+                               tanX: Double, tanY: Double) -> (needed: Float, nearness: Float) {
+        let p = sample.offset(i, from: center)
+        let pad = Double(padding)
+        let depth = (p * rows.forward).sum()
+        let sideways = abs((p * rows.right).sum()) + pad, vertical = abs((p * rows.down).sum()) + pad
+        return (Float(max(sideways / tanX, vertical / tanY) - depth), Float(-depth))
     }
 }

@@ -278,18 +278,16 @@ private func simd_distance(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double { (
 /// `AutoFramer.neededDistance` works four centres at a time; it must give what the plain loop
 /// over one centre at a time gives, to the bit, for every sample size (whole lanes and a tail).
 @Suite struct NeededDistanceTests {
-    /// The one-centre-at-a-time form the lanes replaced.
+    /// The one-centre-at-a-time form the lanes replaced (`AutoFramer.centreDistance`), centre
+    /// after centre.
     static func scalar(_ sample: FramingSample, padded: [Float], center: SIMD3<Double>,
                        rows: (right: SIMD3<Double>, down: SIMD3<Double>, forward: SIMD3<Double>),
                        tanX: Double, tanY: Double) -> (Float, [Float]) {
         var needed = -Float.infinity, nearness = [Float](repeating: 0, count: sample.count)
         for i in 0..<sample.count {
-            let p = sample.offset(i, from: center)
-            let pad = Double(padded[i])
-            let depth = (p * rows.forward).sum()
-            let sideways = abs((p * rows.right).sum()) + pad, vertical = abs((p * rows.down).sum()) + pad
-            needed = max(needed, Float(max(sideways / tanX, vertical / tanY) - depth))
-            nearness[i] = Float(-depth)
+            let one = AutoFramer.centreDistance(sample, i, pad: padded[i], center: center, rows: rows, tanX: tanX, tanY: tanY)
+            needed = max(needed, one.needed)
+            nearness[i] = one.nearness
         }
         return (needed, nearness)
     }
