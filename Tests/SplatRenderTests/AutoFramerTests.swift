@@ -315,11 +315,61 @@ private func simd_distance(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double { (
             let (tanX, tanY) = (0.61, 0.43)
             let expected = Self.scalar(sample, padded: padded, center: center, rows: rows, tanX: tanX, tanY: tanY)
             var nearness = [Float](repeating: .nan, count: count)
-            let needed = nearness.withUnsafeMutableBufferPointer {
+            let fit = nearness.withUnsafeMutableBufferPointer {
                 AutoFramer.neededDistance(sample, padded: padded, center: center, rows: rows, tanX: tanX, tanY: tanY, nearness: $0)
             }
-            #expect(needed.bitPattern == expected.0.bitPattern, "azimuth \(azimuth)")
+            #expect(fit.needed.bitPattern == expected.0.bitPattern, "azimuth \(azimuth)")
             #expect(nearness.map(\.bitPattern) == expected.1.map(\.bitPattern), "azimuth \(azimuth)")
+            let largest = Double(try #require(expected.1.max()))
+            #expect(fit.nearnessBound >= largest && fit.nearnessBound <= largest + 1e-6, "azimuth \(azimuth)")
         }
+    }
+
+    /// The fitting distance as it was before views whose near clearance cannot matter skipped the
+    /// nearness quantile: every view takes it.
+    static func fittingDistanceTakingEveryQuantile(_ sample: FramingSample, framing: Framing, elevations: [Double],
+                                                  tanX: Double, tanY: Double) throws -> (distance: Double, viewsWithoutSkip: Int) {
+        let padded = (0..<sample.count).map { AutoFramer.paddingRadius(alpha: sample.opacity[$0], sigma: sample.sigma[$0]) }
+        var largest = 0.0, viewsWithoutSkip = 0
+        for elevation in elevations {
+            for k in 0..<AutoFramer.viewCount {
+                let azimuth = AutoFramer.defaultAzimuthDegrees + 360 * Double(k) / Double(AutoFramer.viewCount)
+                let camera = framing.camera(azimuthDegrees: azimuth, elevationDegrees: elevation, fovYDegrees: Camera.defaultFovYDegrees)
+                let rows = try #require(camera.rotationRows)
+                let (needed, nearness) = scalar(sample, padded: padded, center: framing.center, rows: rows, tanX: tanX, tanY: tanY)
+                let near = try #require(WeightedQuantile.quantile(values: nearness, weights: sample.weight, fraction: AutoFramer.nearFraction))
+                largest = max(largest, max(Double(needed), near + AutoFramer.nearClearance))
+                if Double(try #require(nearness.max())) + AutoFramer.nearClearance >= Double(needed) { viewsWithoutSkip += 1 }
+            }
+        }
+        return (largest, viewsWithoutSkip)
+    }
+
+    /// Objects and a wide flat scene seen from outside (the clearance never decides, so no view
+    /// takes its quantile), a tiny object (every view takes it: the clearance is larger than the
+    /// object) and a tiny rod (views along it take it, views across skip it): the same distance
+    /// to the bit as taking every quantile.
+    @Test(arguments: [((0.5, 0.5, 0.5), 0...0), ((60.0, 0.3, 60.0), 0...0), ((0.05, 0.05, 0.05), 48...48),
+                      ((0.3, 0.02, 0.02), 1...47)])
+    func skippingQuantilesThatCannotDecideChangesNoBit(_ extent: (Double, Double, Double), quantileViews: ClosedRange<Int>) throws {
+        let count = 3000
+        let scene = SplatScene(count: count, shDegree: 0)
+        var random = SplitMix64(seed: 7)
+        for i in 0..<count {
+            scene.x[i] = Float(Double.random(in: -1...1, using: &random) * extent.0)
+            scene.y[i] = Float(Double.random(in: -1...1, using: &random) * extent.1)
+            scene.z[i] = Float(Double.random(in: -1...1, using: &random) * extent.2)
+            scene.alpha[i] = Float.random(in: 0.3...1, using: &random)
+            (scene.logScaleX[i], scene.logScaleY[i], scene.logScaleZ[i]) = (-5, -5, -6)
+            scene.rotW[i] = 1
+        }
+        let sample = FramingSample(scene, everySplat: true)
+        let framing = Framing(center: .zero, radius: 1, distance: 1, up: Camera.defaultUp)
+        let (tanX, tanY) = (0.52, 0.47)
+        let elevations = [20.0, -35.0]
+        let expected = try Self.fittingDistanceTakingEveryQuantile(sample, framing: framing, elevations: elevations, tanX: tanX, tanY: tanY)
+        #expect(quantileViews.contains(expected.viewsWithoutSkip), "\(expected.viewsWithoutSkip) views need their quantile")
+        let got = AutoFramer.fittingDistance(sample, framing: framing, elevationsDegrees: elevations, tanX: tanX, tanY: tanY)
+        #expect(got.bitPattern == expected.distance.bitPattern, "\(got) against \(expected.distance)")
     }
 }
