@@ -80,7 +80,10 @@ struct FramingSample {
             case .uniform: return 1
             }
         }
-        var counts = [Int](repeating: 0, count: counting.count)
+        // Each rule's count is kept inline, so the loop does not walk `counting` and switch on
+        // every rule for every point.
+        var opaqueCount = 0, anyOpacityCount = 0, finiteCount = 0
+        let countEach = !counting.isEmpty
         // Kept points go to local buffers first and then onto the columns in one copy each:
         // seven appends a point, each checking capacity and uniqueness, were most of the gather.
         let capacity = points.count
@@ -90,22 +93,24 @@ struct FramingSample {
         let (kx, ky, kz) = (floats, floats + capacity, floats + 2 * capacity)
         let (kw, ko, ks) = (floats + 3 * capacity, floats + 4 * capacity, floats + 5 * capacity)
         var kept = 0
-        counts.withUnsafeMutableBufferPointer { counts in
-            for p in points {
-                let i = p * step
-                // x − x is 0 exactly when x is finite.
-                let finite = xs[i] - xs[i] == 0 && ys[i] - ys[i] == 0 && zs[i] - zs[i] == 0, a = alpha[i]
-                for r in counting.indices where ruleWeight(finite: finite, a, counting[r]) > 0 { counts[r] += 1 }
-                let w = ruleWeight(finite: finite, a, rule)
-                guard w > 0 else { continue }
-                kx[kept] = xs[i]; ky[kept] = ys[i]; kz[kept] = zs[i]
-                kw[kept] = w
-                ko[kept] = alpha[i].isFinite ? alpha[i] : 0
-                indices[kept] = i
-                let s = exp(max(sx[i], sy[i], sz[i]))
-                ks[kept] = s.isFinite ? s : 0
-                kept += 1
+        for p in points {
+            let i = p * step
+            // x − x is 0 exactly when x is finite.
+            let finite = xs[i] - xs[i] == 0 && ys[i] - ys[i] == 0 && zs[i] - zs[i] == 0, a = alpha[i]
+            if countEach {
+                opaqueCount += ruleWeight(finite: finite, a, .opaque) > 0 ? 1 : 0
+                anyOpacityCount += ruleWeight(finite: finite, a, .anyOpacity) > 0 ? 1 : 0
+                finiteCount += finite ? 1 : 0
             }
+            let w = ruleWeight(finite: finite, a, rule)
+            guard w > 0 else { continue }
+            kx[kept] = xs[i]; ky[kept] = ys[i]; kz[kept] = zs[i]
+            kw[kept] = w
+            ko[kept] = alpha[i].isFinite ? alpha[i] : 0
+            indices[kept] = i
+            let s = exp(max(sx[i], sy[i], sz[i]))
+            ks[kept] = s.isFinite ? s : 0
+            kept += 1
         }
         x.append(contentsOf: UnsafeBufferPointer(start: kx, count: kept))
         y.append(contentsOf: UnsafeBufferPointer(start: ky, count: kept))
@@ -114,7 +119,8 @@ struct FramingSample {
         opacity.append(contentsOf: UnsafeBufferPointer(start: ko, count: kept))
         index.append(contentsOf: UnsafeBufferPointer(start: indices, count: kept))
         sigma.append(contentsOf: UnsafeBufferPointer(start: ks, count: kept))
-        return counts
+        let all: [Rule: Int] = [.opaque: opaqueCount, .anyOpacity: anyOpacityCount, .uniform: finiteCount]
+        return counting.map { all[$0]! }
     }
 
     private mutating func reserve(_ count: Int) {
