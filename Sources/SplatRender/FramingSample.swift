@@ -119,8 +119,13 @@ struct FramingSample {
         opacity.append(contentsOf: UnsafeBufferPointer(start: ko, count: kept))
         index.append(contentsOf: UnsafeBufferPointer(start: indices, count: kept))
         sigma.append(contentsOf: UnsafeBufferPointer(start: ks, count: kept))
-        let all: [Rule: Int] = [.opaque: opaqueCount, .anyOpacity: anyOpacityCount, .uniform: finiteCount]
-        return counting.map { all[$0]! }
+        return counting.map { rule in
+            switch rule {
+            case .opaque: opaqueCount
+            case .anyOpacity: anyOpacityCount
+            case .uniform: finiteCount
+            }
+        }
     }
 
     private mutating func reserve(_ count: Int) {
