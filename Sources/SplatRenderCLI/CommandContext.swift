@@ -54,9 +54,12 @@ final class CommandContext {
 
     func openScene(_ path: String) -> SceneOpening {
         let input: SceneInput
-        let load: LoadOptions
+        var load: LoadOptions
         do throws(SplatError) {
             load = try loadOptions()
+            // Without `--report` or `--json` nothing prints the up estimate, so it is made only
+            // when it decides the frame (`--verbose` prints the decision, which says so then).
+            if parsed.text(.report) == nil && !parsed.flag(.json) { load.upEstimate = .whenItDecides }
             input = try sceneInput(path)
         } catch {
             return .failed(failInput(error))

@@ -100,6 +100,14 @@ public struct FrameDecision: Sendable, Equatable {
                              upRotation: rotation, flip: options.flip, renderFrame: options.targetFrame)
     }
 
+    /// Whether `decide` looks at `facts.estimatedUp` at all under `options`: only with `--up
+    /// auto`, no frame given or declared, and no training cameras. Otherwise the estimate can
+    /// only be reported, and a caller that will not read the report can skip computing it.
+    public static func consultsEstimate(_ facts: FrameFacts, options: FrameOptions) -> Bool {
+        guard case .auto = options.up else { return false }
+        return options.sourceFrame == nil && facts.declared == nil && facts.trainingUp == nil
+    }
+
     /// `decide` for a decoded scene's own facts (no up inference).
     public static func decide(for scene: SplatScene, options: FrameOptions = FrameOptions()) -> FrameDecision {
         decide(scene.frameFacts, options: options)

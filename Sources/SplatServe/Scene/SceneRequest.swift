@@ -69,6 +69,9 @@ public struct SceneRequest: Sendable {
         if let asked = parsed.integer(.maxShDegree) { limits.maxShDegree = min(asked, limits.maxShDegree ?? asked) }
         limits.strict = limits.strict || parsed.flag(.strict)
         load.limits = limits
+        // A scene response carries the image and `Server-Timing`, never the report, so the up
+        // estimate is made only when it decides the frame (`/v1/info` makes its own).
+        load.upEstimate = .whenItDecides
         return load
     }
 

@@ -58,12 +58,14 @@ public enum SceneLoader {
         let early = EarlyUpEstimate()
         let decoded = try timings.time(.decode) { () throws(SplatError) in
             try decodeFlattened(input, options: options) { scene in
-                guard hidesEarlyEstimate(scene) else { return }
+                guard hidesEarlyEstimate(scene), needsEstimate(scene, options: options) else { return }
                 early.keep(UpEstimator.estimate(scene, hints: UpHints(scene: scene, cameras: options.cameras), threads: 1), for: scene)
             }
         }
-        let (facts, estimate) = timings.time(.estimateUp) {
-            inferredFacts(decoded.scene, options: options, estimate: early.estimate(for: decoded.scene))
+        let (facts, estimate) = timings.time(.estimateUp) { () -> (FrameFacts, UpEstimate?) in
+            guard needsEstimate(decoded.scene, options: options) else { return (knownFacts(decoded.scene, options: options), nil) }
+            let (facts, estimate) = inferredFacts(decoded.scene, options: options, estimate: early.estimate(for: decoded.scene))
+            return (facts, estimate)
         }
         let decision = FrameDecision.decide(facts, options: options.frame)
         timings.time(.convertFrame) { decision.apply(to: decoded.scene, threads: options.threads) }
@@ -85,6 +87,23 @@ public enum SceneLoader {
         return overflow || bytes >= earlyEstimateMinimumSHBytes
     }
 
+    /// Whether `load` computes the up estimate for `scene`: always, unless the options say only
+    /// when it decides and the frame decision would not consult it.
+    static func needsEstimate(_ scene: SplatScene, options: LoadOptions) -> Bool {
+        options.upEstimate == .always || FrameDecision.consultsEstimate(knownFacts(scene, options: options), options: options.frame)
+    }
+
+    /// The scene's frame facts with the training cameras' up, without an estimate.
+    static func knownFacts(_ scene: SplatScene, options: LoadOptions) -> FrameFacts {
+        var facts = scene.frameFacts
+        facts.trainingUp = trainingUp(UpHints(scene: scene, cameras: options.cameras))
+        return facts
+    }
+
+    private static func trainingUp(_ hints: UpHints) -> SignedAxis? {
+        hints.cameraUps.isEmpty ? nil : SignedAxis.nearest(to: hints.cameraUps.reduce(SIMD3<Double>.zero, +))
+    }
+
     /// The decoded scene's frame facts with what is inferred about up: the training cameras' up
     /// and the estimate from the splats (both in the stored frame, before any conversion).
     public static func inferredFacts(_ scene: SplatScene, options: LoadOptions) -> (FrameFacts, UpEstimate) {
@@ -98,9 +117,7 @@ public enum SceneLoader {
         var facts = scene.frameFacts
         facts.estimatedUp = FrameFacts.EstimatedUp(axis: estimate.axis, confidence: estimate.confidence,
                                                    threshold: UpEstimator.confidenceThreshold)
-        if !hints.cameraUps.isEmpty {
-            facts.trainingUp = SignedAxis.nearest(to: hints.cameraUps.reduce(SIMD3<Double>.zero, +))
-        }
+        facts.trainingUp = trainingUp(hints)
         return (facts, estimate)
     }
 

@@ -21,6 +21,18 @@ public struct LoadOptions: Sendable, Equatable {
     /// Where SH goes: Float32 (the default, the full model) or, for render jobs, the file's 8-bit
     /// codes where it has them (`SHStorage.quantized`; SceneJob sets it).
     public var shStorage = SHStorage.float32
+    /// When to estimate up from the splats (`UpEstimator`, about 6 ms of a small thumbnail).
+    public var upEstimate = UpEstimateUse.always
+
+    /// `always`: every report carries the estimate (`up_estimate`), whether or not it decided
+    /// anything. `whenItDecides`: only when the frame decision consults it
+    /// (`FrameDecision.consultsEstimate`: `--up auto`, no frame given or declared, no training
+    /// cameras); otherwise the report's `up_estimate` is null. The decision and the image are the
+    /// same either way; callers that never read the report (an image on its own) choose this.
+    public enum UpEstimateUse: Sendable, Equatable {
+        case always
+        case whenItDecides
+    }
 
     public init(format: SplatFormat? = nil, limits: DecodeLimits = DecodeLimits(), frame: FrameOptions = FrameOptions(),
                 threads: Int? = nil) {
