@@ -52,14 +52,18 @@ final class CommandContext {
         var status: Int32 { if case .failed(let status) = self { status } else { 0 } }
     }
 
+    /// Without `--report` or `--json` nothing prints the up estimate, so it is made only when it
+    /// decides the frame (`--verbose` prints the decision, which says so then).
+    var upEstimateUse: LoadOptions.UpEstimateUse {
+        parsed.text(.report) == nil && !parsed.flag(.json) ? .whenItDecides : .always
+    }
+
     func openScene(_ path: String) -> SceneOpening {
         let input: SceneInput
         var load: LoadOptions
         do throws(SplatError) {
             load = try loadOptions()
-            // Without `--report` or `--json` nothing prints the up estimate, so it is made only
-            // when it decides the frame (`--verbose` prints the decision, which says so then).
-            if parsed.text(.report) == nil && !parsed.flag(.json) { load.upEstimate = .whenItDecides }
+            load.upEstimate = upEstimateUse
             input = try sceneInput(path)
         } catch {
             return .failed(failInput(error))

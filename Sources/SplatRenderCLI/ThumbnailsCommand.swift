@@ -44,6 +44,7 @@ enum ThumbnailsCommand {
                                    sheet: parsed.flag(.sheet) ? parsed.sheetPlan : nil,
                                    animation: parsed.flag(.animation) ? parsed.animationOptions : nil,
                                    timeoutSeconds: parsed.timeoutSeconds)
+        options.load.upEstimate = context.upEstimateUse
         options.skipExisting = parsed.flag(.skipExisting)
         options.minCoverage = parsed.minCoverage
         options.encoding = parsed.imageEncoding
