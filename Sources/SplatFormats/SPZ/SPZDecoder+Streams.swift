@@ -86,7 +86,7 @@ extension SPZDecoder {
                 } else if stream.attribute == .sh, let shTarget {
                     try source.inflate(stream, into: shTarget, file: file, limits: limits, cancellation: cancellation)
                 } else {
-                    let packed = try inRegion[index] == nil ? PageBuffer(capacity: stream.uncompressedSize, file: file) : nil
+                    let packed = try inRegion[index] == nil ? PageBuffer.forExactSize(stream.uncompressedSize, file: file) : nil
                     let exact = UnsafeMutableRawBufferPointer(start: packed?.base ?? shRegion + inRegion[index]!,
                                                               count: stream.uncompressedSize)
                     try source.inflate(stream, into: exact, file: file, limits: limits, cancellation: cancellation)
