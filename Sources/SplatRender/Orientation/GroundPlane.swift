@@ -66,18 +66,28 @@ struct GroundPlane {
         let sz = subset.map { Float(Double(sample.z[$0]) - c.z) }, sw = subset.map { sample.weight[$0] }
 
         // Each hypothesis draws from its own seeded generator, so the chunking of the parallel
-        // loop cannot change which planes are tried.
+        // loop cannot change which planes are tried. They are scored eight at a time.
         var scores = [Double](repeating: -1, count: hypotheses)
         var planes = [SIMD4<Double>](repeating: .zero, count: hypotheses)
+        let scale = 1 / tolerance
         _ = scores.withUnsafeMutableBufferPointer { scoreOut in
             planes.withUnsafeMutableBufferPointer { planeOut in
-                Parallel.forEachChunk(count: hypotheses, chunkSize: 16, threads: threads) { _, range in
-                    for h in range {
-                        var random = SplitMix64(seed: 0x9E3779B97F4A7C15 &* UInt64(h + 1))
-                        guard let plane = hypothesis(h, sample, near, nearDiscs, &random) else { continue }
-                        let relativeOffset = plane.offset - (plane.normal * c).sum()
-                        scoreOut[h] = score(sx, sy, sz, sw, normal: plane.normal, offset: relativeOffset, tolerance: tolerance)
-                        planeOut[h] = SIMD4(plane.normal, plane.offset)
+                Parallel.forEachChunk(count: hypotheses / PlaneScores.lanes, chunkSize: 2, threads: threads) { _, groups in
+                    for group in groups {
+                        var lanes = PlaneScores.Planes()
+                        var tried: [Int] = []
+                        for lane in 0..<PlaneScores.lanes {
+                            let h = group * PlaneScores.lanes + lane
+                            var random = SplitMix64(seed: 0x9E3779B97F4A7C15 &* UInt64(h + 1))
+                            guard let plane = hypothesis(h, sample, near, nearDiscs, &random) else { continue }
+                            let relativeOffset = plane.offset - (plane.normal * c).sum()
+                            lanes.set(lane, normal: plane.normal, offset: relativeOffset, scale: scale)
+                            planeOut[h] = SIMD4(plane.normal, plane.offset)
+                            tried.append(lane)
+                        }
+                        guard !tried.isEmpty else { continue }
+                        let result = PlaneScores(sx, sy, sz, sw, lanes)
+                        for lane in tried { scoreOut[group * PlaneScores.lanes + lane] = result.score(lane) }
                     }
                 }
             }
@@ -153,34 +163,6 @@ struct GroundPlane {
         // Nearly collinear triples give planes the noise decides.
         guard length > 1e-6 * ((u * u).sum() + (v * v).sum()), length.isFinite else { return nil }
         return (n / length, (n / length * a).sum())
-    }
-
-    /// A hypothesis's score: MSAC support (Σ w·max(0, 1 − (d/band)²) / Σ w) times how far the
-    /// off-plane weight is from evenly split (nothing below 60 % on one side, full from 95 %).
-    /// Branch-free Float arithmetic over contiguous arrays: the loop the estimator spends most in.
-    private static func score(_ xs: [Float], _ ys: [Float], _ zs: [Float], _ ws: [Float],
-                              normal: SIMD3<Double>, offset: Double, tolerance: Double) -> Double {
-        let scale = Float(1 / tolerance)
-        let a = Float(normal.x) * scale, b = Float(normal.y) * scale, c = Float(normal.z) * scale, o = Float(offset) * scale
-        var msac: Float = 0, above: Float = 0, below: Float = 0, total: Float = 0
-        xs.withUnsafeBufferPointer { x in
-            ys.withUnsafeBufferPointer { y in
-                zs.withUnsafeBufferPointer { z in
-                    ws.withUnsafeBufferPointer { w in
-                        for k in 0..<w.count {
-                            let d = a * x[k] + b * y[k] + c * z[k] - o
-                            msac += w[k] * max(0, 1 - d * d)
-                            above += d > 2 ? w[k] : 0
-                            below += d < -2 ? w[k] : 0
-                            total += w[k]
-                        }
-                    }
-                }
-            }
-        }
-        guard total > 0 else { return 0 }
-        let oneSided = Double(max(above, below) / max(above + below, .leastNormalMagnitude))
-        return Double(msac / total) * unitClamp((oneSided - 0.6) / 0.35)
     }
 
     private struct Stats {
