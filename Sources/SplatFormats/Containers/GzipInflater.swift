@@ -73,7 +73,7 @@ enum GzipInflater {
         // failure there is re-run through zlib, which tells truncation from corruption.
         if let isize = trailerSize(bytes) {
             if isize >= minimumSize && isize <= cap {
-                let buffer = try PageBuffer(capacity: isize, file: file)
+                let buffer = try PageBuffer.forExactSize(isize, file: file)
                 if let produced = inflateWithLibdeflate(bytes, into: buffer), produced >= minimumSize {
                     return (buffer, produced)
                 }
