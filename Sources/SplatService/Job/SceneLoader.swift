@@ -64,8 +64,7 @@ public enum SceneLoader {
         }
         let (facts, estimate) = timings.time(.estimateUp) { () -> (FrameFacts, UpEstimate?) in
             guard needsEstimate(decoded.scene, options: options) else { return (knownFacts(decoded.scene, options: options), nil) }
-            let (facts, estimate) = inferredFacts(decoded.scene, options: options, estimate: early.estimate(for: decoded.scene))
-            return (facts, estimate)
+            return inferredFacts(decoded.scene, options: options, estimate: early.estimate(for: decoded.scene))
         }
         let decision = FrameDecision.decide(facts, options: options.frame)
         timings.time(.convertFrame) { decision.apply(to: decoded.scene, threads: options.threads) }
